@@ -1,0 +1,75 @@
+package io.rdma.srq.api;
+
+import java.io.Serial;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A verb failed: names the operation (the C function, e.g. {@code ibv_modify_srq}), the errno
+ * value and its symbolic name, and optionally what was being done.
+ *
+ * <p>Message form: {@code "ibv_modify_srq: EINVAL (22, Invalid argument): srq_limit 4096 > max_wr 2047"}.
+ * The errno is the one the real stack gives for the same call (see the call's man page); the
+ * soft device reports the same values.
+ */
+public class VerbsException extends Exception {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    private final String operation;
+    private final int errno;
+
+    /**
+     * @param operation the verb or library function that failed, e.g. {@code ibv_create_srq}
+     * @param errno     the positive errno value it reported
+     * @param detail    what was attempted, or {@code null}
+     */
+    public VerbsException(String operation, int errno, String detail) {
+        super(format(operation, errno, detail));
+        this.operation = Objects.requireNonNull(operation, "operation");
+        this.errno = errno;
+    }
+
+    /**
+     * @param operation the verb or library function that failed
+     * @param errno     the errno it reported
+     * @param detail    what was attempted, or {@code null}
+     */
+    public VerbsException(String operation, Errno errno, String detail) {
+        this(operation, errno.value(), detail);
+    }
+
+    private static String format(String operation, int errno, String detail) {
+        String text = Errno.of(errno).map(e -> e.name() + " (" + e.value() + ", " + e.description() + ")")
+                .orElse("errno " + errno);
+        return operation + ": " + text + (detail == null || detail.isEmpty() ? "" : ": " + detail);
+    }
+
+    /** @return the failing function, e.g. {@code ibv_create_srq} */
+    public String operation() {
+        return operation;
+    }
+
+    /** @return the positive errno value */
+    public int errno() {
+        return errno;
+    }
+
+    /** @return the errno's symbolic name, e.g. {@code "EINVAL"}, or {@code "errno N"} if unknown */
+    public String errnoName() {
+        return Errno.nameOf(errno);
+    }
+
+    /** @return the errno as a constant, empty if the value is not a known Linux errno */
+    public Optional<Errno> errnoConstant() {
+        return Errno.of(errno);
+    }
+
+    /**
+     * @param expected an errno
+     * @return whether this failure carries that errno
+     */
+    public boolean is(Errno expected) {
+        return expected.value() == errno;
+    }
+}

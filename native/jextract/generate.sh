@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Regenerates the FFM bindings under native/src/main/java/io/rdma/srq/verbs/ffi/ from the
+# installed rdma-core / librpma headers with an installed jextract. The output is committed;
+# the normal build never runs this. Never edit the generated files: change the *.includes list
+# here and run this script again.
+#
+#   JEXTRACT_HOME=/path/to/jextract native/jextract/generate.sh
+#
+# Needs: jextract (built from openjdk/jextract for JDK 25; no registry ships it), headers from
+# Debian's libibverbs-dev, librdmacm-dev and librpma-dev (see README.md).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out="$here/../src/main/java"
+: "${JEXTRACT_HOME:?set JEXTRACT_HOME to an installed jextract (its bin/jextract is run)}"
+jextract="$JEXTRACT_HOME/bin/jextract"
+[ -x "$jextract" ] || { echo "no executable $jextract" >&2; exit 2; }
+include=${HEADER_DIR:-/usr/include}
+
+# package  header-class  library-soname  include-list  header
+bindings=(
+  "ibverbs IbVerbs libibverbs.so.1 ibverbs.includes $include/infiniband/verbs.h"
+  "efa     EfaDv   libefa.so.1     efa.includes     $include/infiniband/efadv.h"
+  "rdmacm  RdmaCm  librdmacm.so.1  rdmacm.includes  $include/rdma/rdma_cma.h"
+  "rpma    Rpma    librpma.so.0    rpma.includes    $include/librpma.h"
+)
+
+for b in "${bindings[@]}"; do
+  read -r pkg cls lib list header <<<"$b"
+  [ -r "$header" ] || { echo "missing header $header (install the -dev packages)" >&2; exit 2; }
+  target="$out/io/rdma/srq/verbs/ffi/$pkg"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  # Libraries are looked up by soname (':' = a path for dlopen), so only the runtime packages
+  # (libibverbs1, librdmacm1, librpma0, ibverbs-providers) are needed at run time.
+  "$jextract" --output "$tmp" \
+    --target-package "io.rdma.srq.verbs.ffi.$pkg" \
+    --header-class-name "$cls" \
+    --library ":$lib" \
+    @"$here/$list" \
+    "$header"
+  # replace the package only when jextract succeeded
+  rm -rf "$target"
+  mkdir -p "$(dirname "$target")"
+  mv "$tmp/io/rdma/srq/verbs/ffi/$pkg" "$target"
+  rm -rf "$tmp"
+  echo "generated io.rdma.srq.verbs.ffi.$pkg from $header ($(ls "$target" | wc -l) files)"
+done
+"$jextract" --version | head -3 > "$here/GENERATED_WITH"
+echo "headers: $(dpkg-query -W -f='${Package} ${Version}, ' libibverbs-dev librdmacm-dev librpma-dev 2>/dev/null)" >> "$here/GENERATED_WITH"

@@ -1,0 +1,86 @@
+package io.rdma.srq.verbs;
+
+import io.rdma.srq.api.DeviceAttributes;
+import io.rdma.srq.api.PortAttributes;
+import io.rdma.srq.api.VerbsException;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * An open device ({@code struct ibv_context}, ibv_open_device(3)). Parent of PDs, CQs, completion
+ * channels and XRC domains. Thread-safe.
+ */
+public interface Context extends VerbsObject {
+
+    /** @return the device name, e.g. {@code rxe0} */
+    String deviceName();
+
+    /** @return the provider that opened it */
+    String providerName();
+
+    /**
+     * ibv_query_device(3).
+     *
+     * @return the device attributes
+     * @throws VerbsException the errno ibv_query_device returns
+     */
+    DeviceAttributes queryDevice() throws VerbsException;
+
+    /**
+     * ibv_query_port(3).
+     *
+     * @param port the port number, 1..phys_port_cnt
+     * @return the port attributes
+     * @throws VerbsException {@code EINVAL} for a port outside 1..phys_port_cnt, or the errno
+     *                        ibv_query_port returns
+     */
+    PortAttributes queryPort(int port) throws VerbsException;
+
+    /**
+     * Waits for the next asynchronous event (ibv_get_async_event(3)), with a timeout: the async fd is
+     * polled with poll(2) first, so this never blocks past {@code timeout} and never blocks a close.
+     * The event is copied and acknowledged before this returns.
+     *
+     * @param timeout the longest wait; zero polls without waiting
+     * @return the event, or empty on timeout
+     * @throws VerbsException the errno of poll(2) or ibv_get_async_event
+     */
+    Optional<AsyncEvent> getAsyncEvent(Duration timeout) throws VerbsException;
+
+    /**
+     * ibv_alloc_pd(3).
+     *
+     * @return a new protection domain
+     * @throws VerbsException {@code ENOMEM} (or the errno ibv_alloc_pd sets)
+     */
+    ProtectionDomain allocPd() throws VerbsException;
+
+    /**
+     * ibv_create_comp_channel(3).
+     *
+     * @return a new completion channel
+     * @throws VerbsException the errno ibv_create_comp_channel sets ({@code EMFILE}, {@code ENOMEM})
+     */
+    CompletionChannel createCompletionChannel() throws VerbsException;
+
+    /**
+     * ibv_create_cq(3).
+     *
+     * @param cqe     the least number of completion entries, 1..max_cqe; the actual size
+     *                ({@link CompletionQueue#cqe()}) may be larger
+     * @param channel the completion channel for notifications, or {@code null} for none
+     * @return a new CQ
+     * @throws VerbsException {@code EINVAL} for cqe outside 1..max_cqe, else the errno ibv_create_cq sets
+     */
+    CompletionQueue createCq(int cqe, CompletionChannel channel) throws VerbsException;
+
+    /**
+     * ibv_open_xrcd(3) (a new, anonymous XRC domain: fd −1, O_CREAT).
+     *
+     * @return a new XRC domain
+     * @throws VerbsException {@code EOPNOTSUPP} where the device has no XRC (e.g. rxe), else the
+     *                        errno ibv_open_xrcd sets
+     */
+    XrcDomain openXrcd() throws VerbsException;
+}

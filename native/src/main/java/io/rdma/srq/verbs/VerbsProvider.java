@@ -1,0 +1,41 @@
+package io.rdma.srq.verbs;
+
+import io.rdma.srq.api.VerbsException;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A source of verbs devices, found with {@link java.util.ServiceLoader}: {@code ibverbs} (libibverbs
+ * through FFM) and {@code soft} (the embedded soft device). Pick one with {@link Verbs#provider(String)}.
+ */
+public interface VerbsProvider {
+
+    /** @return the provider's name: {@code ibverbs} or {@code soft} */
+    String name();
+
+    /**
+     * @return empty if the provider can be used here, else why not (e.g. "libibverbs.so.1 not
+     *         found: install Debian's libibverbs1 and ibverbs-providers")
+     */
+    Optional<String> unavailableReason();
+
+    /**
+     * Lists the devices, like ibv_get_device_list(3).
+     *
+     * @return the devices; empty where the library is present but no device exists
+     * @throws VerbsException the errno of ibv_get_device_list (e.g. {@code ENOSYS} without kernel
+     *                        support) or {@code ENOSYS} if the provider is unavailable
+     */
+    List<DeviceInfo> devices() throws VerbsException;
+
+    /**
+     * Opens a device, like ibv_open_device(3).
+     *
+     * @param deviceName a name from {@link #devices()}
+     * @return the open context; close it when done
+     * @throws VerbsException {@code ENODEV} naming the device and listing those available if there
+     *                        is no such device; else the errno of ibv_open_device
+     */
+    Context open(String deviceName) throws VerbsException;
+}

@@ -1,0 +1,98 @@
+package io.rdma.srq.verbs.ibverbs;
+
+import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.MemoryRegion;
+import io.rdma.srq.verbs.ffi.ibverbs.IbVerbs;
+import io.rdma.srq.verbs.ffi.ibverbs.ibv_mr;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * {@link MemoryRegion} over {@code struct ibv_mr}. Holds the registered segment strongly, so a
+ * GC-managed segment cannot be freed while the device may write to it (pitfall 14); memory it
+ * allocated itself is freed only after ibv_dereg_mr.
+ */
+final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
+    private static final MethodHandle REG = NativeCall.capturing(
+            IbVerbs.ibv_reg_mr$address(), IbVerbs.ibv_reg_mr$descriptor());
+    private static final MethodHandle DEREG = NativeCall.capturing(
+            IbVerbs.ibv_dereg_mr$address(), IbVerbs.ibv_dereg_mr$descriptor());
+    private static final long PAGE = 4096;
+
+    private final MemorySegment buffer;
+    private final Arena owned;
+    private final int lkey;
+    private final int rkey;
+
+    private IbvMemoryRegion(IbvProtectionDomain pd, MemorySegment mr, MemorySegment buffer, Arena owned) {
+        super(pd, "MR of " + buffer.byteSize() + " bytes on " + pd.ibvContext().deviceName(), "ibv_dereg_mr", mr,
+                ibv_mr.sizeof());
+        this.buffer = buffer;
+        this.owned = owned;
+        this.lkey = ibv_mr.lkey(handle());
+        this.rkey = ibv_mr.rkey(handle());
+    }
+
+    static IbvMemoryRegion register(IbvProtectionDomain pd, MemorySegment buffer, int access, Arena owned)
+            throws VerbsException {
+        if (!buffer.isNative() || buffer.byteSize() == 0) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
+                    "the buffer must be a native segment of ≥ 1 byte, got " + buffer);
+        }
+        MemorySegment mr = NativeCall.pointer("ibv_reg_mr", buffer.byteSize() + " bytes, access 0x"
+                + Integer.toHexString(access), REG, null, pd.handle(), buffer, buffer.byteSize(), access);
+        return new IbvMemoryRegion(pd, mr, buffer, owned);
+    }
+
+    static IbvMemoryRegion allocate(IbvProtectionDomain pd, long bytes, int access) throws VerbsException {
+        if (bytes < 1) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL, "bytes must be ≥ 1, got " + bytes);
+        }
+        Arena arena = Arena.ofShared();
+        try {
+            return register(pd, arena.allocate(bytes, PAGE), access, arena);
+        } catch (VerbsException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public MemorySegment segment() {
+        return buffer;
+    }
+
+    @Override
+    public long address() {
+        return buffer.address();
+    }
+
+    @Override
+    public long length() {
+        return buffer.byteSize();
+    }
+
+    @Override
+    public int lkey() {
+        return lkey;
+    }
+
+    @Override
+    public int rkey() {
+        return rkey;
+    }
+
+    @Override
+    protected void destroy() throws VerbsException {
+        try {
+            NativeCall.status("ibv_dereg_mr", kind(), DEREG, null, raw());
+        } finally {
+            if (owned != null) {
+                owned.close();
+            }
+        }
+    }
+}
