@@ -1,6 +1,7 @@
 package io.rdma.srq.verbs;
 
 import io.rdma.srq.api.DeviceAttributes;
+import io.rdma.srq.api.EfaDeviceAttributes;
 import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.VerbsException;
 
@@ -36,6 +37,15 @@ public interface Context extends VerbsObject {
      *                        ibv_query_port returns
      */
     PortAttributes queryPort(int port) throws VerbsException;
+
+    /**
+     * efadv_query_device(3): the EFA direct-verbs attributes.
+     *
+     * @return the attributes, or empty for a device that is not EFA (EOPNOTSUPP) or where libefa
+     *         is not installed
+     * @throws VerbsException any other errno of efadv_query_device
+     */
+    Optional<EfaDeviceAttributes> queryEfaDevice() throws VerbsException;
 
     /**
      * Waits for the next asynchronous event (ibv_get_async_event(3)), with a timeout: the async fd is

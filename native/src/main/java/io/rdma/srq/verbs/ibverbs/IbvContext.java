@@ -2,6 +2,7 @@ package io.rdma.srq.verbs.ibverbs;
 
 import io.rdma.srq.api.AsyncEventType;
 import io.rdma.srq.api.DeviceAttributes;
+import io.rdma.srq.api.EfaDeviceAttributes;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.VerbsException;
@@ -191,6 +192,11 @@ final class IbvContext extends IbvResource implements Context {
                     handle(), (byte) port, index, gid);
             return ibv_gid.raw(gid).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         }
+    }
+
+    @Override
+    public Optional<EfaDeviceAttributes> queryEfaDevice() throws VerbsException {
+        return EfaDirectVerbs.query(handle(), deviceName);
     }
 
     @Override

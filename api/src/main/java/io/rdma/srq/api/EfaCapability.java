@@ -1,0 +1,50 @@
+package io.rdma.srq.api;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Bits of {@code efadv_device_attr.device_caps} (efadv_query_device(3)). rdma-core 44's header
+ * names the first three; the others are the values of later rdma-core releases, decoded here so
+ * that a newer libefa's answer is understood.
+ */
+public enum EfaCapability {
+    RDMA_READ(0), RNR_RETRY(1), CQ_WITH_SGID(2), RDMA_WRITE(3), UNSOLICITED_WRITE_RECV(4), CQ_WITH_EXT_MEM_DMABUF(5);
+
+    private final int bit;
+
+    EfaCapability(int bit) {
+        this.bit = bit;
+    }
+
+    /** @return the C mask, {@code 1 << bit} */
+    public int mask() {
+        return 1 << bit;
+    }
+
+    /**
+     * @param caps a raw device_caps value
+     * @return the named bits in it
+     */
+    public static Set<EfaCapability> decode(long caps) {
+        EnumSet<EfaCapability> set = EnumSet.noneOf(EfaCapability.class);
+        for (EfaCapability c : values()) {
+            if ((caps & c.mask()) != 0) {
+                set.add(c);
+            }
+        }
+        return set;
+    }
+
+    /**
+     * @param caps a raw device_caps value
+     * @return the bits no constant names (kept, never dropped silently)
+     */
+    public static long unknownBits(long caps) {
+        long known = 0;
+        for (EfaCapability c : values()) {
+            known |= c.mask();
+        }
+        return caps & ~known;
+    }
+}
