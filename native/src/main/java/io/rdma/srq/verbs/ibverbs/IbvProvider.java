@@ -9,6 +9,8 @@ import io.rdma.srq.verbs.VerbsProvider;
 import io.rdma.srq.verbs.ffi.ibverbs.IbVerbs;
 import io.rdma.srq.verbs.spi.NetworkOrder;
 
+import org.jboss.logging.Logger;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
@@ -24,6 +26,7 @@ import java.util.Optional;
  */
 public final class IbvProvider implements VerbsProvider {
     static final String LIBRARY = "libibverbs.so.1";
+    private static final Logger LOG = Logger.getLogger(IbvProvider.class);
     private static final Optional<String> UNAVAILABLE = probe();
 
     /** Public for {@link java.util.ServiceLoader}. */
@@ -98,10 +101,23 @@ public final class IbvProvider implements VerbsProvider {
             this.size = size;
         }
 
+        /**
+         * ibv_get_device_list(3). ENOSYS ("no kernel support for RDMA": no uverbs devices in sysfs)
+         * means no device can exist, so it reads as an empty list.
+         */
         static DeviceList get() throws VerbsException {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment num = arena.allocate(ValueLayout.JAVA_INT);
-                MemorySegment list = NativeCall.pointer("ibv_get_device_list", null, GET, null, num);
+                MemorySegment list;
+                try {
+                    list = NativeCall.pointer("ibv_get_device_list", null, GET, null, num);
+                } catch (VerbsException e) {
+                    if (e.is(Errno.ENOSYS)) {
+                        LOG.debugf("ibv_get_device_list: ENOSYS, the kernel has no RDMA support; no devices");
+                        return new DeviceList(MemorySegment.NULL, 0);
+                    }
+                    throw e;
+                }
                 int n = num.get(ValueLayout.JAVA_INT, 0);
                 return new DeviceList(list.reinterpret((n + 1L) * ValueLayout.ADDRESS.byteSize()), n);
             }
@@ -125,7 +141,9 @@ public final class IbvProvider implements VerbsProvider {
 
         @Override
         public void close() {
-            IbVerbs.ibv_free_device_list(list);
+            if (list.address() != 0) {
+                IbVerbs.ibv_free_device_list(list);
+            }
         }
     }
 }
