@@ -1,0 +1,98 @@
+package io.rdma.srq.ra;
+
+import io.rdma.srq.ra.outbound.SrqManagedConnection;
+import jakarta.resource.NotSupportedException;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ActivationSpec;
+import jakarta.resource.spi.BootstrapContext;
+import jakarta.resource.spi.Connector;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.ResourceAdapterInternalException;
+import jakarta.resource.spi.TransactionSupport;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.WorkManager;
+import org.jboss.logging.Logger;
+
+import javax.transaction.xa.XAResource;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The RDMA SRQ resource adapter. On {@link #stop()} every pooled connection still open is destroyed,
+ * so no native object outlives the adapter.
+ */
+@Connector(displayName = "RDMA SRQ resource adapter", vendorName = "rdma-srq", eisType = "RDMA verbs",
+        version = "0.1", transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction,
+        reauthenticationSupport = false)
+public class SrqResourceAdapter implements ResourceAdapter {
+    private static final Logger LOG = Logger.getLogger(SrqResourceAdapter.class);
+
+    private final Set<SrqManagedConnection> open = ConcurrentHashMap.newKeySet();
+    private volatile BootstrapContext bootstrap;
+
+    @Override
+    public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
+        this.bootstrap = ctx;
+        LOG.info("RDMA SRQ resource adapter started");
+    }
+
+    @Override
+    public void stop() {
+        for (SrqManagedConnection mc : List.copyOf(open)) {
+            try {
+                mc.destroy();
+            } catch (ResourceException e) {
+                LOG.warnf(e, "destroying %s at adapter stop", mc);
+            }
+        }
+        open.clear();
+        bootstrap = null;
+        LOG.info("RDMA SRQ resource adapter stopped");
+    }
+
+    /** @return the container's work manager, or null before start */
+    public WorkManager workManager() {
+        BootstrapContext b = bootstrap;
+        return b == null ? null : b.getWorkManager();
+    }
+
+    /** @param mc a pooled connection that was opened */
+    public void opened(SrqManagedConnection mc) {
+        open.add(mc);
+    }
+
+    /** @param mc a pooled connection that was destroyed */
+    public void closed(SrqManagedConnection mc) {
+        open.remove(mc);
+    }
+
+    /** @return the number of pooled connections holding native objects */
+    public int openConnections() {
+        return open.size();
+    }
+
+    @Override
+    public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
+        throw new NotSupportedException("inbound delivery is not implemented yet");
+    }
+
+    @Override
+    public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
+    }
+
+    @Override
+    public XAResource[] getXAResources(ActivationSpec[] specs) {
+        return new XAResource[0];
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
+}

@@ -1,0 +1,39 @@
+package io.rdma.srq.ra.outbound;
+
+import io.rdma.srq.api.SrqConnection;
+import io.rdma.srq.api.SrqConnectionFactory;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConnectionManager;
+
+import javax.naming.Reference;
+import java.io.Serial;
+
+/** The factory bound in JNDI: allocates handles through the container's connection manager (its pool). */
+public final class SrqConnectionFactoryImpl implements SrqConnectionFactory {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    private final SrqManagedConnectionFactory mcf;
+    private final ConnectionManager cm;
+    private Reference reference;
+
+    SrqConnectionFactoryImpl(SrqManagedConnectionFactory mcf, ConnectionManager cm) {
+        this.mcf = mcf;
+        this.cm = cm;
+    }
+
+    @Override
+    public SrqConnection getConnection() throws ResourceException {
+        return (SrqConnection) cm.allocateConnection(mcf, null);
+    }
+
+    @Override
+    public void setReference(Reference reference) {
+        this.reference = reference;
+    }
+
+    @Override
+    public Reference getReference() {
+        return reference;
+    }
+}

@@ -1,0 +1,119 @@
+package io.rdma.srq.ra.outbound;
+
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.DeviceAttributes;
+import io.rdma.srq.api.EfaDeviceAttributes;
+import io.rdma.srq.api.PortAttributes;
+import io.rdma.srq.api.RegisteredMemory;
+import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.SrqConnection;
+import io.rdma.srq.api.SrqHandle;
+import io.rdma.srq.api.VerbsException;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The application's connection handle. Memory registered through it is the handle's and is freed
+ * when it closes (or when the container cleans the pooled connection up); SRQs belong to the
+ * pooled connection.
+ */
+public final class SrqConnectionHandle implements SrqConnection {
+    private volatile SrqManagedConnection mc;
+    private final List<RegisteredMemoryImpl> memory = new CopyOnWriteArrayList<>();
+
+    SrqConnectionHandle(SrqManagedConnection mc) {
+        this.mc = mc;
+    }
+
+    SrqManagedConnection mc() {
+        SrqManagedConnection m = mc;
+        if (m == null) {
+            throw new IllegalStateException("the SRQ connection is closed");
+        }
+        return m;
+    }
+
+    @Override
+    public String deviceName() {
+        return mc().context().deviceName();
+    }
+
+    @Override
+    public String providerName() {
+        return mc().context().providerName();
+    }
+
+    @Override
+    public int portNumber() {
+        return mc().config().port();
+    }
+
+    @Override
+    public DeviceAttributes deviceAttributes() throws VerbsException {
+        return mc().context().queryDevice();
+    }
+
+    @Override
+    public PortAttributes portAttributes() throws VerbsException {
+        SrqManagedConnection m = mc();
+        return m.context().queryPort(m.config().port());
+    }
+
+    @Override
+    public Optional<EfaDeviceAttributes> efaAttributes() throws VerbsException {
+        return mc().context().queryEfaDevice();
+    }
+
+    @Override
+    public SrqHandle openSrq(String name, SrqAttributes spec) throws VerbsException {
+        return new SrqHandleImpl(this, name, mc().srq(name, spec));
+    }
+
+    @Override
+    public RegisteredMemory registerMemory(long bytes, Set<AccessFlag> access) throws VerbsException {
+        RegisteredMemoryImpl m = new RegisteredMemoryImpl(mc().pd().allocateRegistered(bytes, access), memory::remove);
+        memory.add(m);
+        return m;
+    }
+
+    @Override
+    public void close() {
+        SrqManagedConnection m = mc;
+        if (m == null) {
+            return;
+        }
+        List<VerbsException> failures = new java.util.ArrayList<>();
+        invalidate(failures);
+        m.closed(this);
+    }
+
+    /** Frees the handle's memory and detaches it; later use throws IllegalStateException. */
+    void invalidate(List<VerbsException> failures) {
+        mc = null;
+        for (RegisteredMemoryImpl m : List.copyOf(memory)) {
+            try {
+                m.close();
+            } catch (VerbsException e) {
+                failures.add(e);
+            }
+        }
+        memory.clear();
+    }
+
+    void associate(SrqManagedConnection target) {
+        SrqManagedConnection old = mc;
+        if (old != null) {
+            old.detach(this);
+        }
+        mc = target;
+        target.attach(this);
+    }
+
+    /** @return whether the handle is closed */
+    public boolean isClosed() {
+        return mc == null;
+    }
+}

@@ -1,0 +1,218 @@
+package io.rdma.srq.ra.outbound;
+
+import io.rdma.srq.api.SrqConnection;
+import io.rdma.srq.api.SrqConnectionFactory;
+import io.rdma.srq.ra.PropertyCheck;
+import io.rdma.srq.ra.SrqResourceAdapter;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.ConnectionDefinition;
+import jakarta.resource.spi.ConnectionManager;
+import jakarta.resource.spi.ConnectionRequestInfo;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.ManagedConnectionFactory;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.ResourceAdapterAssociation;
+import jakarta.resource.spi.TransactionSupport;
+
+import javax.security.auth.Subject;
+import java.io.PrintWriter;
+import java.io.Serial;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Creates the pooled connections: each opens a device context, allocates a protection domain and
+ * keeps a pool of named SRQs. The container pools them; matching is by configuration (one
+ * factory = one configuration). Properties are text, checked with messages that name the property
+ * and its range; device limits are checked when the device is opened.
+ */
+@ConnectionDefinition(connectionFactory = SrqConnectionFactory.class,
+        connectionFactoryImpl = SrqConnectionFactoryImpl.class,
+        connection = SrqConnection.class,
+        connectionImpl = SrqConnectionHandle.class)
+public class SrqManagedConnectionFactory implements ManagedConnectionFactory, ResourceAdapterAssociation,
+        TransactionSupport {
+    @Serial
+    private static final long serialVersionUID = 1L;
+    private static final PropertyCheck CHECK = new PropertyCheck(SrqManagedConnectionFactory.class);
+
+    @ConfigProperty(defaultValue = "auto", description = "Verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs or soft")
+    private String provider = "auto";
+    @ConfigProperty(defaultValue = "", description = "Device name (e.g. mlx5_0, rxe0); empty for the provider's first device")
+    private String device = "";
+    @ConfigProperty(defaultValue = "rxe", description = "Soft device profile: rxe, mlx5 or efa")
+    private String softProfile = "rxe";
+    @ConfigProperty(defaultValue = "1", description = "Port number, 1..phys_port_cnt")
+    private String port = "1";
+    @ConfigProperty(defaultValue = "0", description = "GID index, 0..gid_tbl_len-1")
+    private String gidIndex = "0";
+    @ConfigProperty(defaultValue = "1024", description = "Default SRQ max_wr, 1..max_srq_wr")
+    private String srqMaxWr = "1024";
+    @ConfigProperty(defaultValue = "1", description = "Default SRQ max_sge, 1..max_srq_sge")
+    private String srqMaxSge = "1";
+    @ConfigProperty(defaultValue = "0", description = "Default SRQ srq_limit (low watermark), 0..srqMaxWr; 0 = not armed")
+    private String srqLimit = "0";
+
+    private transient ResourceAdapter resourceAdapter;
+    private transient PrintWriter logWriter;
+
+    /** @return the parsed configuration @throws ResourceException naming a bad property and its range */
+    public SrqConfig config() throws ResourceException {
+        return SrqConfig.parse(CHECK, provider, device, softProfile, port, gidIndex, srqMaxWr, srqMaxSge, srqLimit);
+    }
+
+    PropertyCheck check() {
+        return CHECK;
+    }
+
+    @Override
+    public Object createConnectionFactory(ConnectionManager cm) throws ResourceException {
+        config();
+        return new SrqConnectionFactoryImpl(this, cm);
+    }
+
+    @Override
+    public Object createConnectionFactory() throws ResourceException {
+        return createConnectionFactory(new UnmanagedConnectionManager());
+    }
+
+    @Override
+    public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info) throws ResourceException {
+        return SrqManagedConnection.open(this, config(), workManagerOrNull());
+    }
+
+    private jakarta.resource.spi.work.WorkManager workManagerOrNull() {
+        return resourceAdapter instanceof SrqResourceAdapter ra ? ra.workManager() : null;
+    }
+
+    @Override
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public ManagedConnection matchManagedConnections(Set candidates, Subject subject, ConnectionRequestInfo info) {
+        for (Object c : candidates) {
+            if (c instanceof SrqManagedConnection mc && mc.factory() == this && mc.isUsable()) {
+                return mc;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public TransactionSupportLevel getTransactionSupport() {
+        return TransactionSupportLevel.NoTransaction;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        this.logWriter = out;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return logWriter;
+    }
+
+    @Override
+    public ResourceAdapter getResourceAdapter() {
+        return resourceAdapter;
+    }
+
+    @Override
+    public void setResourceAdapter(ResourceAdapter ra) {
+        this.resourceAdapter = ra;
+    }
+
+    /** @return provider: auto | ibverbs | soft */
+    public String getProvider() {
+        return provider;
+    }
+
+    /** @param provider auto | ibverbs | soft */
+    public void setProvider(String provider) {
+        this.provider = provider;
+    }
+
+    /** @return the device name, empty for the first */
+    public String getDevice() {
+        return device;
+    }
+
+    /** @param device a device name, empty for the first */
+    public void setDevice(String device) {
+        this.device = device;
+    }
+
+    /** @return the soft profile */
+    public String getSoftProfile() {
+        return softProfile;
+    }
+
+    /** @param softProfile rxe | mlx5 | efa */
+    public void setSoftProfile(String softProfile) {
+        this.softProfile = softProfile;
+    }
+
+    /** @return the port number text */
+    public String getPort() {
+        return port;
+    }
+
+    /** @param port 1..phys_port_cnt */
+    public void setPort(String port) {
+        this.port = port;
+    }
+
+    /** @return the GID index text */
+    public String getGidIndex() {
+        return gidIndex;
+    }
+
+    /** @param gidIndex 0..gid_tbl_len − 1 */
+    public void setGidIndex(String gidIndex) {
+        this.gidIndex = gidIndex;
+    }
+
+    /** @return default SRQ max_wr text */
+    public String getSrqMaxWr() {
+        return srqMaxWr;
+    }
+
+    /** @param srqMaxWr 1..max_srq_wr */
+    public void setSrqMaxWr(String srqMaxWr) {
+        this.srqMaxWr = srqMaxWr;
+    }
+
+    /** @return default SRQ max_sge text */
+    public String getSrqMaxSge() {
+        return srqMaxSge;
+    }
+
+    /** @param srqMaxSge 1..max_srq_sge */
+    public void setSrqMaxSge(String srqMaxSge) {
+        this.srqMaxSge = srqMaxSge;
+    }
+
+    /** @return default srq_limit text */
+    public String getSrqLimit() {
+        return srqLimit;
+    }
+
+    /** @param srqLimit 0..srqMaxWr */
+    public void setSrqLimit(String srqLimit) {
+        this.srqLimit = srqLimit;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SrqManagedConnectionFactory f && Objects.equals(provider, f.provider)
+                && Objects.equals(device, f.device) && Objects.equals(softProfile, f.softProfile)
+                && Objects.equals(port, f.port) && Objects.equals(gidIndex, f.gidIndex)
+                && Objects.equals(srqMaxWr, f.srqMaxWr) && Objects.equals(srqMaxSge, f.srqMaxSge)
+                && Objects.equals(srqLimit, f.srqLimit);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(provider, device, softProfile, port, gidIndex, srqMaxWr, srqMaxSge, srqLimit);
+    }
+}
