@@ -5,6 +5,7 @@ import io.rdma.srq.api.EfaDeviceAttributes;
 import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.VerbsException;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -84,6 +85,43 @@ public interface Context extends VerbsObject {
      * @throws VerbsException {@code EINVAL} for cqe outside 1..max_cqe, else the errno ibv_create_cq sets
      */
     CompletionQueue createCq(int cqe, CompletionChannel channel) throws VerbsException;
+
+    /**
+     * Listens for rdma_cm connections on an address of this device (rdma_bind_addr(3),
+     * rdma_listen(3)). Accepted connections run on QPs of this context, so they can share its SRQs.
+     *
+     * @param address an IP address of this device's network interface (rxe: its netdev's address) and
+     *                a port, 0 for any
+     * @param backlog pending connection requests, ≥ 1
+     * @return the listener
+     * @throws VerbsException EADDRNOTAVAIL if the address is not this device's, EADDRINUSE, else the
+     *                        errno of rdma_bind_addr / rdma_listen
+     */
+    CmListener listen(InetSocketAddress address, int backlog) throws VerbsException;
+
+    /**
+     * Connects {@code qp} (an RC QP of this context, in RESET) to a listener: rdma_resolve_addr,
+     * rdma_resolve_route, rdma_connect and, on the reply, RTR/RTS and rdma_establish. Every step is
+     * bounded by {@code timeout}.
+     *
+     * @param qp      the QP
+     * @param remote  the listener's address
+     * @param timeout bound for each resolution step and for the reply
+     * @return the established connection
+     * @throws VerbsException ECONNREFUSED (REJECTED), EHOSTUNREACH (UNREACHABLE), EADDRNOTAVAIL
+     *                        (ADDR_ERROR), ENETUNREACH (ROUTE_ERROR), ETIMEDOUT, EINVAL when the
+     *                        address resolves to another device, else the errno of the rdma_cm call
+     */
+    CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout) throws VerbsException;
+
+    /**
+     * rpma_peer_new(3) on this device.
+     *
+     * @return a librpma peer
+     * @throws VerbsException ENOSYS where librpma is not installed (Debian librpma0) or on the soft
+     *                        device (librpma drives libibverbs only), else an {@link RpmaException}
+     */
+    RpmaPeer openRpmaPeer() throws VerbsException;
 
     /**
      * ibv_open_xrcd(3) (a new, anonymous XRC domain: fd −1, O_CREAT).

@@ -44,10 +44,10 @@ public interface ProtectionDomain extends VerbsObject {
      * Portable code passes srq_limit 0 here and arms it after posting (mlx4/mlx5 ignore a
      * create-time limit; rxe honours it).
      *
-     * @param requested max_wr 1..max_srq_wr, max_sge 1..max_srq_sge, srq_limit
+     * @param requested max_wr 1..max_srq_wr, max_sge 0..max_srq_sge (rxe and mlx5 raise 0 to 1), srq_limit
      * @return the SRQ
-     * @throws VerbsException {@code EINVAL} for sizes above the device maximum or 0, else the errno
-     *                        ibv_create_srq sets
+     * @throws VerbsException {@code EINVAL} for max_wr 0 or sizes above the device maximum, else the
+     *                        errno ibv_create_srq sets
      */
     SharedReceiveQueue createSrq(SrqAttributes requested) throws VerbsException;
 

@@ -1,5 +1,10 @@
 package io.rdma.srq.ra;
 
+import io.rdma.srq.ra.inbound.ActivationStatistics;
+import io.rdma.srq.ra.inbound.CdiLimitEventSink;
+import io.rdma.srq.ra.inbound.LimitEventSink;
+import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.outbound.SrqManagedConnection;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
@@ -14,6 +19,8 @@ import jakarta.resource.spi.work.WorkManager;
 import org.jboss.logging.Logger;
 
 import javax.transaction.xa.XAResource;
+import java.time.Duration;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,7 +36,11 @@ public class SrqResourceAdapter implements ResourceAdapter {
     private static final Logger LOG = Logger.getLogger(SrqResourceAdapter.class);
 
     private final Set<SrqManagedConnection> open = ConcurrentHashMap.newKeySet();
+    private final Map<MessageEndpointFactory, SrqActivation> activations = new ConcurrentHashMap<>();
     private volatile BootstrapContext bootstrap;
+    private volatile LimitEventSink limitEvents = new CdiLimitEventSink();
+    /** Deactivation bound per activation. */
+    public static final Duration DEACTIVATION_BOUND = Duration.ofSeconds(10);
 
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
@@ -39,6 +50,9 @@ public class SrqResourceAdapter implements ResourceAdapter {
 
     @Override
     public void stop() {
+        for (MessageEndpointFactory f : List.copyOf(activations.keySet())) {
+            endpointDeactivation(f, null);
+        }
         for (SrqManagedConnection mc : List.copyOf(open)) {
             try {
                 mc.destroy();
@@ -74,11 +88,41 @@ public class SrqResourceAdapter implements ResourceAdapter {
 
     @Override
     public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
-        throw new NotSupportedException("inbound delivery is not implemented yet");
+        if (!(spec instanceof SrqActivationSpec srqSpec)) {
+            throw new NotSupportedException("this adapter activates SrqActivationSpec only, got " + spec);
+        }
+        WorkManager wm = workManager();
+        if (wm == null) {
+            throw new jakarta.resource.spi.IllegalStateException("the resource adapter is not started");
+        }
+        activations.put(factory, SrqActivation.start(wm, limitEvents, factory, srqSpec.config()));
     }
 
     @Override
     public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
+        SrqActivation a = activations.remove(factory);
+        if (a != null) {
+            a.stop(DEACTIVATION_BOUND);
+        }
+    }
+
+    /** @return a snapshot of every activation's counters */
+    public List<ActivationStatistics> activationStatistics() {
+        return activations.values().stream().map(SrqActivation::statistics).toList();
+    }
+
+    /** @return the running activations */
+    public List<SrqActivation> activations() {
+        return List.copyOf(activations.values());
+    }
+
+    /**
+     * Replaces where SRQ-limit events go (CDI by default); for tests without a container.
+     *
+     * @param sink the sink
+     */
+    public void setLimitEventSink(LimitEventSink sink) {
+        this.limitEvents = sink;
     }
 
     @Override

@@ -43,7 +43,7 @@ final class IbvCompletionChannel extends IbvResource implements CompletionChanne
     @Override
     public Optional<CompletionQueue> getCqEvent(Duration timeout) throws VerbsException {
         ensureOpen();
-        if (!Posix.readable(fd, timeout)) {
+        if (!Posix.readable(fd, scope(), timeout)) {
             return Optional.empty();
         }
         try (Arena arena = Arena.ofConfined()) {

@@ -50,8 +50,11 @@ final class IbvCompletionQueue extends IbvResource implements CompletionQueue {
     }
 
     @Override
-    public int poll(WorkCompletionArray wcs) throws VerbsException {
-        int n = ibv_context_ops.poll_cq.invoke(pollCq, handle(), wcs.capacity(), wcs.segment());
+    public int poll(WorkCompletionArray wcs, int maxEntries) throws VerbsException {
+        if (maxEntries < 1 || maxEntries > wcs.capacity()) {
+            throw new IllegalArgumentException("maxEntries must be in 1.." + wcs.capacity() + ", got " + maxEntries);
+        }
+        int n = ibv_context_ops.poll_cq.invoke(pollCq, handle(), maxEntries, wcs.segment());
         if (n < 0) {
             throw new VerbsException("ibv_poll_cq", Errno.EINVAL, kind() + " returned " + n);
         }

@@ -7,6 +7,10 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.AsyncEvent;
+import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.verbs.CmListener;
+import io.rdma.srq.verbs.QueuePair;
+import io.rdma.srq.verbs.RpmaPeer;
 import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.Context;
@@ -25,6 +29,7 @@ import io.rdma.srq.verbs.spi.NetworkOrder;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -202,7 +207,7 @@ final class IbvContext extends IbvResource implements Context {
     @Override
     public Optional<AsyncEvent> getAsyncEvent(Duration timeout) throws VerbsException {
         ensureOpen();
-        if (!Posix.readable(asyncFd, timeout)) {
+        if (!Posix.readable(asyncFd, scope(), timeout)) {
             return Optional.empty();
         }
         try (Arena arena = Arena.ofConfined()) {
@@ -242,6 +247,25 @@ final class IbvContext extends IbvResource implements Context {
     @Override
     public CompletionQueue createCq(int cqe, CompletionChannel channel) throws VerbsException {
         return whileOpen(() -> IbvCompletionQueue.create(this, cqe, (IbvCompletionChannel) channel));
+    }
+
+    @Override
+    public CmListener listen(InetSocketAddress address, int backlog) throws VerbsException {
+        ensureOpen();
+        return IbvCmListener.listen(this, address, backlog);
+    }
+
+    @Override
+    public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout) throws VerbsException {
+        if (!(qp instanceof IbvQueuePair q) || q.ibvContext() != this) {
+            throw new VerbsException("rdma_connect", Errno.EINVAL, "the QP must be created on this context " + deviceName);
+        }
+        return IbvCmConnection.connect(this, q, remote, timeout);
+    }
+
+    @Override
+    public RpmaPeer openRpmaPeer() throws VerbsException {
+        return whileOpen(() -> IbvRpmaPeer.open(this));
     }
 
     @Override

@@ -79,6 +79,10 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
         }
     }
 
+    IbvContext ibvContext() {
+        return context;
+    }
+
     @Override
     public int qpNum() {
         return qpNum;
@@ -152,7 +156,7 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
         }
     }
 
-    private void modify(MemorySegment attr, int mask, String state) throws VerbsException {
+    void modify(MemorySegment attr, int mask, String state) throws VerbsException {
         NativeCall.status("ibv_modify_qp", kind() + " " + qpNum + " to " + state, MODIFY, null, handle(), attr, mask);
     }
 

@@ -39,6 +39,18 @@ abstract class IbvResource extends ResourceBase {
         return address;
     }
 
+    /**
+     * Runs a child's creation while this object is open (so a close cannot interleave).
+     *
+     * @param create the creation
+     * @param <T>    the child type
+     * @return the child
+     * @throws VerbsException what the creation throws
+     */
+    final <T> T whileOpenCreate(java.util.concurrent.Callable<T> create) throws io.rdma.srq.api.VerbsException {
+        return whileOpen(create);
+    }
+
     /** @return an unscoped pointer for the destroy call only */
     final MemorySegment raw() {
         return MemorySegment.ofAddress(address);

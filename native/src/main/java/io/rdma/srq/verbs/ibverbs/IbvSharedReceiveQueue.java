@@ -100,10 +100,29 @@ final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQu
     }
 
     private SrqAttributes queryNow() throws VerbsException {
+        return query(handle(), kind());
+    }
+
+    /** ibv_query_srq(3) on any ibv_srq (also librpma's). */
+    static SrqAttributes query(MemorySegment srq, String kind) throws VerbsException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_srq_attr.layout());
-            NativeCall.status("ibv_query_srq", kind(), QUERY, null, handle(), attr);
+            NativeCall.status("ibv_query_srq", kind, QUERY, null, srq, attr);
             return read(attr);
+        }
+    }
+
+    /** ibv_modify_srq(3) on any ibv_srq (also librpma's). */
+    static void modify(MemorySegment srq, SrqAttributes values, int mask, String kind) throws VerbsException {
+        if ((mask & ~(MODIFY_MAX_WR | MODIFY_LIMIT)) != 0 || mask == 0) {
+            throw new VerbsException("ibv_modify_srq", Errno.EINVAL,
+                    "srq_attr_mask must be IBV_SRQ_MAX_WR, IBV_SRQ_LIMIT or both, got 0x" + Integer.toHexString(mask));
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_srq_attr.layout());
+            write(attr, values);
+            NativeCall.status("ibv_modify_srq", kind + ": " + describe(values) + ", mask 0x"
+                    + Integer.toHexString(mask), MODIFY, null, srq, attr, mask);
         }
     }
 
@@ -141,16 +160,7 @@ final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQu
 
     @Override
     public void modify(SrqAttributes values, int mask) throws VerbsException {
-        if ((mask & ~(MODIFY_MAX_WR | MODIFY_LIMIT)) != 0 || mask == 0) {
-            throw new VerbsException("ibv_modify_srq", Errno.EINVAL,
-                    "srq_attr_mask must be IBV_SRQ_MAX_WR, IBV_SRQ_LIMIT or both, got 0x" + Integer.toHexString(mask));
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_srq_attr.layout());
-            write(attr, values);
-            NativeCall.status("ibv_modify_srq", kind() + ": " + describe(values) + ", mask 0x"
-                    + Integer.toHexString(mask), MODIFY, null, handle(), attr, mask);
-        }
+        modify(handle(), values, mask, kind());
         if ((mask & MODIFY_MAX_WR) != 0) {
             attributes.resized();
         }

@@ -51,27 +51,45 @@ final class Posix {
         NativeCall.count("fcntl", "F_SETFL fd " + fd, FCNTL, fd, F_SETFL, flags | O_NONBLOCK);
     }
 
+    /** The longest single poll(2): a close of the owner waits at most this long for a waiter. */
+    static final long SLICE_MILLIS = 50;
+
     /**
-     * Waits until {@code fd} is readable.
+     * Waits until {@code fd} is readable, in slices of at most {@link #SLICE_MILLIS}. Each slice holds
+     * {@code owner}'s scope (the pollfd is passed as a segment of that scope), so the owner cannot be
+     * destroyed, and its fd closed and reused, while poll(2) watches it; between slices a close goes
+     * through and the next slice fails with IllegalStateException.
      *
      * @param fd      the descriptor
-     * @param timeout the longest wait (capped at Integer.MAX_VALUE ms)
+     * @param owner   the scope of the object owning the fd
+     * @param timeout the longest wait in total
      * @return whether it is readable; false on timeout or on EINTR
-     * @throws VerbsException the errno of poll(2) other than EINTR
+     * @throws VerbsException        the errno of poll(2) other than EINTR
+     * @throws IllegalStateException when the owner was closed
      */
-    static boolean readable(int fd, Duration timeout) throws VerbsException {
-        int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(0, timeout.toMillis()));
+    static boolean readable(int fd, Arena owner, Duration timeout) throws VerbsException {
+        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment pfd = arena.allocate(POLLFD);
-            pfd.set(ValueLayout.JAVA_INT, 0, fd);
-            pfd.set(ValueLayout.JAVA_SHORT, 4, POLLIN);
-            try {
-                return NativeCall.count("poll", "fd " + fd, POLL, pfd, 1L, millis) > 0;
-            } catch (VerbsException e) {
-                if (e.is(Errno.EINTR)) {
+            MemorySegment cell = arena.allocate(POLLFD);
+            while (true) {
+                long left = Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+                int slice = (int) Math.min(SLICE_MILLIS, left);
+                MemorySegment pfd = cell.reinterpret(owner, null);
+                pfd.set(ValueLayout.JAVA_INT, 0, fd);
+                pfd.set(ValueLayout.JAVA_SHORT, 4, POLLIN);
+                pfd.set(ValueLayout.JAVA_SHORT, 6, (short) 0);
+                try {
+                    if (NativeCall.count("poll", "fd " + fd, POLL, pfd, 1L, slice) > 0) {
+                        return true;
+                    }
+                } catch (VerbsException e) {
+                    if (!e.is(Errno.EINTR)) {
+                        throw e;
+                    }
+                }
+                if (slice == 0 || System.nanoTime() >= deadline) {
                     return false;
                 }
-                throw e;
             }
         }
     }

@@ -36,6 +36,8 @@ public abstract class ResourceBase implements VerbsObject {
     private final LinkedHashSet<ResourceBase> children = new LinkedHashSet<>();
     private final LinkedHashSet<ResourceBase> users = new LinkedHashSet<>();
     private volatile boolean closed;
+    /** Set under the users/children monitors when a close commits, so no new user or child can link. */
+    private volatile boolean closing;
 
     /**
      * Registers the new object with its parent and with the objects it uses. Call from a factory
@@ -124,10 +126,17 @@ public abstract class ResourceBase implements VerbsObject {
             if (closed) {
                 return;
             }
-            List<ResourceBase> dependents = snapshot(users);
-            if (!cascade && !dependents.isEmpty()) {
-                throw new VerbsException(destroyOperation, Errno.EBUSY,
-                        kind + " is still used by " + dependents.size() + " object(s): " + describe(dependents));
+            List<ResourceBase> dependents;
+            synchronized (users) {
+                dependents = new ArrayList<>(users);
+                if (!cascade && !dependents.isEmpty()) {
+                    throw new VerbsException(destroyOperation, Errno.EBUSY,
+                            kind + " is still used by " + dependents.size() + " object(s): " + describe(dependents));
+                }
+                closing = true; // from here on a new user fails to link instead of slipping past the check
+            }
+            synchronized (children) {
+                closing = true;
             }
             VerbsException first = null;
             for (ResourceBase d : dependents.reversed()) {
@@ -195,7 +204,9 @@ public abstract class ResourceBase implements VerbsObject {
 
     private void link(LinkedHashSet<ResourceBase> set, ResourceBase r) {
         synchronized (set) {
-            ensureOpen();
+            if (closing || closed) {
+                throw new IllegalStateException(kind + " is closed");
+            }
             set.add(r);
         }
     }

@@ -6,12 +6,12 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.DeviceChoice;
 import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.ProtectionDomain;
 import io.rdma.srq.verbs.SharedReceiveQueue;
-import io.rdma.srq.verbs.VerbsProvider;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionEvent;
@@ -76,11 +76,9 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config, WorkManager unused)
             throws ResourceException {
-        VerbsProvider provider;
         Context context;
         try {
-            provider = DeviceChoice.provider(config);
-            context = provider.open(DeviceChoice.deviceName(provider, config));
+            context = DeviceChoice.open(config.provider(), config.device(), config.softProfile());
         } catch (VerbsException e) {
             throw new ResourceException("cannot open the RDMA device for " + config + ": " + e.getMessage(), e);
         }

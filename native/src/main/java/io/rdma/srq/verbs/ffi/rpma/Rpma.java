@@ -226,6 +226,130 @@ public class Rpma extends Rpma$shared {
         }
     }
 
+    private static class rpma_mr_reg {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER,
+            Rpma.C_LONG,
+            Rpma.C_INT,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_mr_reg");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_mr_reg(struct rpma_peer *peer, void *ptr, size_t size, int usage, struct rpma_mr_local **mr_ptr)
+     * }
+     */
+    public static FunctionDescriptor rpma_mr_reg$descriptor() {
+        return rpma_mr_reg.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_mr_reg(struct rpma_peer *peer, void *ptr, size_t size, int usage, struct rpma_mr_local **mr_ptr)
+     * }
+     */
+    public static MethodHandle rpma_mr_reg$handle() {
+        return rpma_mr_reg.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_mr_reg(struct rpma_peer *peer, void *ptr, size_t size, int usage, struct rpma_mr_local **mr_ptr)
+     * }
+     */
+    public static MemorySegment rpma_mr_reg$address() {
+        return rpma_mr_reg.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_mr_reg(struct rpma_peer *peer, void *ptr, size_t size, int usage, struct rpma_mr_local **mr_ptr)
+     * }
+     */
+    public static int rpma_mr_reg(MemorySegment peer, MemorySegment ptr, long size, int usage, MemorySegment mr_ptr) {
+        var mh$ = rpma_mr_reg.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_mr_reg", peer, ptr, size, usage, mr_ptr);
+            }
+            return (int)mh$.invokeExact(peer, ptr, size, usage, mr_ptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rpma_mr_dereg {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_mr_dereg");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_mr_dereg(struct rpma_mr_local **mr_ptr)
+     * }
+     */
+    public static FunctionDescriptor rpma_mr_dereg$descriptor() {
+        return rpma_mr_dereg.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_mr_dereg(struct rpma_mr_local **mr_ptr)
+     * }
+     */
+    public static MethodHandle rpma_mr_dereg$handle() {
+        return rpma_mr_dereg.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_mr_dereg(struct rpma_mr_local **mr_ptr)
+     * }
+     */
+    public static MemorySegment rpma_mr_dereg$address() {
+        return rpma_mr_dereg.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_mr_dereg(struct rpma_mr_local **mr_ptr)
+     * }
+     */
+    public static int rpma_mr_dereg(MemorySegment mr_ptr) {
+        var mh$ = rpma_mr_dereg.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_mr_dereg", mr_ptr);
+            }
+            return (int)mh$.invokeExact(mr_ptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rpma_conn_cfg_new {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             Rpma.C_INT,
@@ -1350,6 +1474,24 @@ public class Rpma extends Rpma$shared {
      */
     public static int RPMA_E_NOT_SHARED_CHNL() {
         return RPMA_E_NOT_SHARED_CHNL;
+    }
+    private static final int RPMA_MR_USAGE_SEND = (int)64L;
+    /**
+     * {@snippet lang=c :
+     * #define RPMA_MR_USAGE_SEND 64
+     * }
+     */
+    public static int RPMA_MR_USAGE_SEND() {
+        return RPMA_MR_USAGE_SEND;
+    }
+    private static final int RPMA_MR_USAGE_RECV = (int)128L;
+    /**
+     * {@snippet lang=c :
+     * #define RPMA_MR_USAGE_RECV 128
+     * }
+     */
+    public static int RPMA_MR_USAGE_RECV() {
+        return RPMA_MR_USAGE_RECV;
     }
 }
 

@@ -1,0 +1,165 @@
+package io.rdma.srq.verbs.soft;
+
+import io.rdma.srq.api.CmEventType;
+import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.verbs.CmEvent;
+import io.rdma.srq.verbs.QueuePair;
+import io.rdma.srq.verbs.spi.ResourceBase;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * {@link CmConnection} of the soft rdma_cm: the QP stays the application's (as with the ibverbs
+ * provider, which moves an application QP with rdma_init_qp_attr); connect and accept move it
+ * RESET → RTS towards the peer QP on the soft fabric. {@link #disconnect()} queues DISCONNECTED on
+ * both sides (the active side's own queue, the passive side's listener) and leaves the QPs' states
+ * alone (rdma_disconnect(3) moves only a QP made with rdma_create_qp to ERROR). There is no
+ * TIMEWAIT_EXIT.
+ */
+final class SoftCmConnection extends SoftResource implements CmConnection {
+    private final SoftQueuePair qp;
+    private final InetSocketAddress remote;
+    private final SoftCmListener listener;
+    private final SoftEventQueue<CmEvent> own;
+    private volatile SoftCmConnection peer;
+    private volatile boolean established;
+    private volatile boolean disconnected;
+
+    /**
+     * @param parent   the listener (passive side) or the context (active side)
+     * @param listener the listener for a passive connection, else null (the connection has its own
+     *                 event queue)
+     */
+    SoftCmConnection(ResourceBase parent, SoftQueuePair qp, InetSocketAddress remote, SoftCmListener listener) {
+        super(parent, "rdma_cm connection QP " + qp.qpNum() + " ↔ " + remote, "rdma_destroy_id", qp);
+        this.qp = qp;
+        this.remote = remote;
+        this.listener = listener;
+        this.own = listener == null ? new SoftEventQueue<>() : null;
+    }
+
+    /**
+     * The active side: a CONNECT_REQUEST to the listener bound to {@code remote}, a wait for its
+     * answer, then RESET → RTS towards the accepting QP.
+     *
+     * @throws VerbsException {@code EINVAL} for a QP of another context or not an RC QP in RESET;
+     *                        {@code ECONNREFUSED} with no listener there, a full backlog, or a reject;
+     *                        {@code ETIMEDOUT} without an answer within {@code timeout}
+     */
+    static SoftCmConnection connect(SoftContext context, QueuePair qp, InetSocketAddress remote, Duration timeout)
+            throws VerbsException {
+        if (!(qp instanceof SoftQueuePair q) || q.softContext() != context) {
+            throw new VerbsException("rdma_connect", Errno.EINVAL, "the QP must be created on this context "
+                    + context.deviceName());
+        }
+        if (!q.isRcInReset()) {
+            throw new VerbsException("rdma_connect", Errno.EINVAL, "the QP must be an RC QP in RESET");
+        }
+        if (remote.getAddress() == null) {
+            throw new VerbsException("rdma_get_cm_event", Errno.EADDRNOTAVAIL,
+                    "RDMA_CM_EVENT_ADDR_ERROR: unresolved address " + remote);
+        }
+        SoftCmListener l = SoftFabric.findListener(remote);
+        InetSocketAddress self = new InetSocketAddress(context.device().ipv4Address(), SoftFabric.ephemeralPort());
+        SoftCmListener.Request r = l == null ? null : l.offer(self, q.localEndpoint(1, 0));
+        if (r == null) {
+            throw new VerbsException("rdma_get_cm_event", Errno.ECONNREFUSED, "RDMA_CM_EVENT_REJECTED while connecting to "
+                    + remote + (l == null ? ": no listener there" : ": the listener's backlog is full"));
+        }
+        switch (r.await(timeout)) {
+            case ACCEPTED -> { }
+            case REJECTED -> throw new VerbsException("rdma_get_cm_event", Errno.ECONNREFUSED,
+                    "RDMA_CM_EVENT_REJECTED while connecting to " + remote);
+            default -> throw new VerbsException("rdma_get_cm_event", Errno.ETIMEDOUT, "no CONNECT_RESPONSE within "
+                    + timeout.toMillis() + " ms while connecting to " + remote);
+        }
+        SoftCmConnection server = r.serverConnection();
+        try {
+            q.connect(1, 0, r.serverEndpoint());
+            SoftCmConnection c = context.open(() -> new SoftCmConnection(context, q, remote, null));
+            c.peer = server;
+            server.peer = c;
+            c.established = true;
+            server.established = true;
+            l.queueEvent(new CmEvent(CmEventType.ESTABLISHED, 0, null, server));
+            return c;
+        } catch (VerbsException | RuntimeException e) {
+            server.deliver(new CmEvent(CmEventType.CONNECT_ERROR, 0, null, server));
+            throw e;
+        }
+    }
+
+    private void deliver(CmEvent event) {
+        if (listener != null) {
+            listener.queueEvent(event);
+        } else {
+            own.add(event);
+        }
+    }
+
+    @Override
+    public QueuePair qp() {
+        return qp;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return remote;
+    }
+
+    @Override
+    public boolean isEstablished() {
+        return established && !disconnected && !isClosed();
+    }
+
+    /** rdma_disconnect(3): DISCONNECTED on both sides. Idempotent. */
+    @Override
+    public void disconnect() {
+        checkOpen();
+        disconnectQuietly();
+    }
+
+    private void disconnectQuietly() {
+        if (disconnected) {
+            return;
+        }
+        disconnected = true;
+        deliver(new CmEvent(CmEventType.DISCONNECTED, 0, null, this));
+        SoftCmConnection p = peer;
+        if (p != null) {
+            p.disconnectedByPeer();
+        }
+    }
+
+    private void disconnectedByPeer() {
+        if (disconnected || isClosed()) {
+            return;
+        }
+        disconnected = true;
+        deliver(new CmEvent(CmEventType.DISCONNECTED, 0, null, this));
+    }
+
+    /**
+     * @return the next event of an active connection (DISCONNECTED); empty for a passive one, whose
+     *         events go to its listener
+     */
+    @Override
+    public Optional<CmEvent> nextEvent(Duration timeout) {
+        checkOpen();
+        return own == null ? Optional.empty() : own.take(timeout);
+    }
+
+    @Override
+    protected void release() {
+        if (established) {
+            disconnectQuietly();
+        }
+        if (own != null) {
+            own.close();
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package io.rdma.srq.verbs.soft;
+
+import io.rdma.srq.api.CmEventType;
+import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.verbs.CmEvent;
+import io.rdma.srq.verbs.CmListener;
+import io.rdma.srq.verbs.CmRequest;
+import io.rdma.srq.verbs.QueuePair;
+import io.rdma.srq.verbs.RcEndpoint;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@link CmListener} of the soft rdma_cm: a listening id bound to any address (the soft device has no
+ * netdev, so every address is one of its own; {@code 0.0.0.0} / {@code ::} listen on all). Events:
+ * CONNECT_REQUEST for each {@link io.rdma.srq.verbs.Context#connect} of a soft QP to this address,
+ * then ESTABLISHED and DISCONNECTED of the connections it accepted.
+ */
+final class SoftCmListener extends SoftResource implements CmListener {
+    private final SoftContext context;
+    private final InetSocketAddress local;
+    private final int backlog;
+    private final SoftEventQueue<CmEvent> events = new SoftEventQueue<>();
+    private final Set<Request> pending = ConcurrentHashMap.newKeySet();
+
+    SoftCmListener(SoftContext context, InetSocketAddress local, int backlog) {
+        super(context, "rdma_cm listener " + local + " on " + context.deviceName(), "rdma_destroy_id");
+        this.context = context;
+        this.local = local;
+        this.backlog = backlog;
+    }
+
+    /**
+     * rdma_bind_addr(3) + rdma_listen(3).
+     *
+     * @throws VerbsException {@code EINVAL} for a backlog below 1, {@code EADDRINUSE} if a soft listener
+     *                        holds the port on that address (or on the wildcard address)
+     */
+    static SoftCmListener listen(SoftContext context, InetSocketAddress address, int backlog) throws VerbsException {
+        if (backlog < 1) {
+            throw new VerbsException("rdma_listen", Errno.EINVAL, "backlog must be ≥ 1, got " + backlog);
+        }
+        if (address.getAddress() == null) {
+            throw new VerbsException("rdma_bind_addr", Errno.EADDRNOTAVAIL, "unresolved address " + address);
+        }
+        return SoftFabric.bindListener(address, bound -> context.open(() -> new SoftCmListener(context, bound, backlog)));
+    }
+
+    SoftContext softContext() {
+        return context;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    /** @return events in order; empty on timeout or when the listener closes */
+    @Override
+    public Optional<CmEvent> nextEvent(Duration timeout) {
+        checkOpen();
+        return events.take(timeout);
+    }
+
+    void queueEvent(CmEvent event) {
+        events.add(event);
+    }
+
+    /**
+     * A connect arrives: queues CONNECT_REQUEST.
+     *
+     * @return the request, or null if the listener is closed or its backlog is full (the connect is
+     *         then rejected, as a real CM rejects when the listen queue overflows)
+     */
+    Request offer(InetSocketAddress from, RcEndpoint clientEndpoint) {
+        if (isClosed() || pending.size() >= backlog) {
+            return null;
+        }
+        Request r = new Request(from, clientEndpoint);
+        pending.add(r);
+        events.add(new CmEvent(CmEventType.CONNECT_REQUEST, 0, r, null));
+        return r;
+    }
+
+    @Override
+    protected void release() {
+        SoftFabric.unbindListener(this);
+        for (Request r : pending) {
+            r.answer(State.REJECTED, null, null);
+        }
+        pending.clear();
+        events.close();
+    }
+
+    enum State { PENDING, ACCEPTED, REJECTED, ABANDONED }
+
+    /** A CONNECT_REQUEST until accepted, rejected, or abandoned by the connecting side's timeout. */
+    final class Request implements CmRequest {
+        private final InetSocketAddress from;
+        private final RcEndpoint clientEndpoint;
+        private State state = State.PENDING;
+        private RcEndpoint serverEndpoint;
+        private SoftCmConnection serverConnection;
+
+        Request(InetSocketAddress from, RcEndpoint clientEndpoint) {
+            this.from = from;
+            this.clientEndpoint = clientEndpoint;
+        }
+
+        @Override
+        public InetSocketAddress remoteAddress() {
+            return from;
+        }
+
+        /** @return empty: the soft connect sends no private data */
+        @Override
+        public byte[] privateData() {
+            return new byte[0];
+        }
+
+        /**
+         * Connects {@code qp} to the requesting QP (RESET → RTS) and answers; ESTABLISHED follows on
+         * the listener when the connecting side has connected its QP.
+         *
+         * @throws VerbsException {@code EINVAL} for a QP of another context or not an RC QP in RESET;
+         *                        {@code ECONNABORTED} if the connecting side gave up (its timeout)
+         * @throws IllegalStateException if the request was already answered
+         */
+        @Override
+        public CmConnection accept(QueuePair qp) throws VerbsException {
+            if (!(qp instanceof SoftQueuePair q) || q.softContext() != context) {
+                throw new VerbsException("rdma_accept", Errno.EINVAL, "the QP must be created on the listener's context "
+                        + context.deviceName());
+            }
+            synchronized (this) {
+                checkPending();
+            }
+            q.connect(1, 0, clientEndpoint);
+            SoftCmConnection c = open(() -> new SoftCmConnection(SoftCmListener.this, q, from, SoftCmListener.this));
+            if (!answer(State.ACCEPTED, q.localEndpoint(1, 0), c)) {
+                c.close();
+                throw new VerbsException("rdma_accept", Errno.ECONNABORTED, "the connect from " + from
+                        + " gave up before the accept");
+            }
+            return c;
+        }
+
+        @Override
+        public void reject() {
+            synchronized (this) {
+                if (state == State.ABANDONED) {
+                    pending.remove(this);
+                    return;
+                }
+                if (state != State.PENDING) {
+                    throw new IllegalStateException("connection request from " + from + " was already answered");
+                }
+            }
+            answer(State.REJECTED, null, null);
+        }
+
+        private void checkPending() throws VerbsException {
+            if (state == State.ABANDONED) {
+                pending.remove(this);
+                throw new VerbsException("rdma_accept", Errno.ECONNABORTED, "the connect from " + from
+                        + " gave up before the accept");
+            }
+            if (state != State.PENDING) {
+                throw new IllegalStateException("connection request from " + from + " was already answered");
+            }
+        }
+
+        /** @return false if the request was no longer pending */
+        synchronized boolean answer(State answer, RcEndpoint server, SoftCmConnection connection) {
+            pending.remove(this);
+            if (state != State.PENDING) {
+                return false;
+            }
+            state = answer;
+            serverEndpoint = server;
+            serverConnection = connection;
+            notifyAll();
+            return true;
+        }
+
+        /** The connecting side waits at most {@code timeout}; a request still pending is abandoned. */
+        synchronized State await(Duration timeout) {
+            long deadline = System.nanoTime() + SoftContext.toNanos(timeout);
+            try {
+                while (state == State.PENDING) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        break;
+                    }
+                    wait(Math.max(1, left / 1_000_000), 0);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (state == State.PENDING) {
+                state = State.ABANDONED;
+                pending.remove(this);
+            }
+            return state;
+        }
+
+        synchronized RcEndpoint serverEndpoint() {
+            return serverEndpoint;
+        }
+
+        synchronized SoftCmConnection serverConnection() {
+            return serverConnection;
+        }
+    }
+}

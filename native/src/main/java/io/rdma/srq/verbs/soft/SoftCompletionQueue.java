@@ -1,0 +1,231 @@
+package io.rdma.srq.verbs.soft;
+
+import io.rdma.srq.api.AsyncEventType;
+import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.CompletionChannel;
+import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.WorkCompletionArray;
+import io.rdma.srq.verbs.ffi.ibverbs.ibv_wc;
+import io.rdma.srq.verbs.spi.ResourceBase;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * {@link CompletionQueue} of a soft device: a ring of real {@code struct ibv_wc} entries in native
+ * memory, so {@link #poll} is one or two bulk copies into the caller's {@link WorkCompletionArray}
+ * and every reader of completions is the same code as on a real device.
+ *
+ * <p>Overrun (a completion arriving while {@link #cqe()} entries are unpolled): the completion is
+ * lost, IBV_EVENT_CQ_ERR is queued on the context (once, until the CQ has room again), and the QP
+ * whose completion was lost moves to the error state — rxe's rxe_cq_post returns EBUSY and raises
+ * CQ_ERR, and its responder then moves the QP to ERROR (RESPST_ERR_CQ_OVERFLOW).
+ *
+ * <p>Notification (ibv_req_notify_cq(3)): armed for any completion, or for solicited and failed ones
+ * only; the next such completion disarms the CQ and queues an event on its channel.
+ */
+final class SoftCompletionQueue extends SoftResource implements CompletionQueue {
+    /** IBV_WC_SEND */
+    static final int OPCODE_SEND = 0;
+    /** IBV_WC_RECV */
+    static final int OPCODE_RECV = 128;
+    /** IBV_WC_GRH: RoCE receives always carry a GRH */
+    static final int FLAG_GRH = 1;
+    /** IBV_WC_WITH_IMM */
+    static final int FLAG_WITH_IMM = WorkCompletionArray.WITH_IMM;
+
+    private static final long SIZE = ibv_wc.sizeof();
+    private static final long WR_ID = ibv_wc.wr_id$offset();
+    private static final long STATUS = ibv_wc.status$offset();
+    private static final long OPCODE = ibv_wc.opcode$offset();
+    private static final long VENDOR_ERR = ibv_wc.vendor_err$offset();
+    private static final long BYTE_LEN = ibv_wc.byte_len$offset();
+    private static final long IMM_DATA = ibv_wc.imm_data$offset();
+    private static final long QP_NUM = ibv_wc.qp_num$offset();
+    private static final long SRC_QP = ibv_wc.src_qp$offset();
+    private static final long WC_FLAGS = ibv_wc.wc_flags$offset();
+    private static final long PKEY_INDEX = ibv_wc.pkey_index$offset();
+    private static final long SLID = ibv_wc.slid$offset();
+    private static final long SL = ibv_wc.sl$offset();
+    private static final long DLID_PATH_BITS = ibv_wc.dlid_path_bits$offset();
+    private static final int FIRST_RING = 256;
+
+    private static final int NONE = 0;
+    private static final int ANY = 1;
+    private static final int SOLICITED = 2;
+
+    private final SoftContext context;
+    private final SoftCompletionChannel channel;
+    private final int cqe;
+    private final Object lock = new Object();
+    // guarded by lock
+    private MemorySegment ring;
+    private int capacity;
+    private int head;
+    private int count;
+    private int armed = NONE;
+    private boolean overrun;
+
+    private SoftCompletionQueue(SoftContext context, int cqe, SoftCompletionChannel channel) {
+        super(context, "CQ on " + context.deviceName(), "ibv_destroy_cq",
+                channel == null ? new ResourceBase[0] : new ResourceBase[] {channel});
+        this.context = context;
+        this.channel = channel;
+        this.cqe = cqe;
+        this.capacity = Math.min(FIRST_RING, Integer.highestOneBit(cqe) << 1);
+        this.ring = scope().allocate(ibv_wc.layout(), capacity);
+    }
+
+    static SoftCompletionQueue create(SoftContext context, int cqe, CompletionChannel channel) throws VerbsException {
+        int max = context.profile().deviceAttributes().maxCqe();
+        if (cqe < 1 || cqe > max) {
+            throw new VerbsException("ibv_create_cq", Errno.EINVAL, "cqe must be in 1.." + max + " on "
+                    + context.deviceName() + ", got " + cqe);
+        }
+        SoftCompletionChannel ch = null;
+        if (channel != null) {
+            if (!(channel instanceof SoftCompletionChannel c) || c.softContext() != context) {
+                throw new VerbsException("ibv_create_cq", Errno.EINVAL, "the completion channel is not one of "
+                        + context.kind());
+            }
+            c.checkOpen();
+            ch = c;
+        }
+        return new SoftCompletionQueue(context, SoftProfile.actualMaxWr(cqe), ch);
+    }
+
+    SoftContext softContext() {
+        return context;
+    }
+
+    /** @return the actual size: the next power of two above the requested cqe, minus one */
+    @Override
+    public int cqe() {
+        return cqe;
+    }
+
+    /**
+     * Adds a completion (the device side of the CQ).
+     *
+     * @param qp        the QP the completion belongs to (moved to ERROR if the completion is lost)
+     * @param wrId      wr_id
+     * @param status    the {@code enum ibv_wc_status} value
+     * @param opcode    the {@code enum ibv_wc_opcode} value (valid only for SUCCESS)
+     * @param byteLen   bytes transferred
+     * @param immNet    imm_data in network order
+     * @param qpNum     the local QP number
+     * @param srcQp     the remote QP number, or 0 where the device does not report it
+     * @param flags     wc_flags
+     * @param solicited whether the message asked for a solicited event
+     * @return false on overrun: the completion is lost
+     */
+    boolean push(long wrId, int status, int opcode, int byteLen, int immNet, int qpNum, int srcQp, int flags,
+                 boolean solicited) {
+        boolean notify = false;
+        boolean raise = false;
+        boolean lost = false;
+        synchronized (lock) {
+            if (count == cqe) {
+                lost = true;
+                raise = !overrun;
+                overrun = true;
+            } else {
+                if (count == capacity) {
+                    grow();
+                }
+                long o = ((head + count) & (capacity - 1)) * SIZE;
+                MemorySegment r = ring;
+                r.set(ValueLayout.JAVA_LONG, o + WR_ID, wrId);
+                r.set(ValueLayout.JAVA_INT, o + STATUS, status);
+                r.set(ValueLayout.JAVA_INT, o + OPCODE, opcode);
+                r.set(ValueLayout.JAVA_INT, o + VENDOR_ERR, 0);
+                r.set(ValueLayout.JAVA_INT, o + BYTE_LEN, byteLen);
+                r.set(ValueLayout.JAVA_INT, o + IMM_DATA, immNet);
+                r.set(ValueLayout.JAVA_INT, o + QP_NUM, qpNum);
+                r.set(ValueLayout.JAVA_INT, o + SRC_QP, srcQp);
+                r.set(ValueLayout.JAVA_INT, o + WC_FLAGS, flags);
+                r.set(ValueLayout.JAVA_SHORT, o + PKEY_INDEX, (short) 0);
+                r.set(ValueLayout.JAVA_SHORT, o + SLID, (short) 0);
+                r.set(ValueLayout.JAVA_BYTE, o + SL, (byte) 0);
+                r.set(ValueLayout.JAVA_BYTE, o + DLID_PATH_BITS, (byte) 0);
+                count++;
+                if (armed == ANY || (armed == SOLICITED && (solicited || status != 0))) {
+                    armed = NONE;
+                    notify = channel != null;
+                }
+            }
+        }
+        if (raise) {
+            context.queueEvent(AsyncEventType.CQ_ERR, this);
+        }
+        if (notify) {
+            channel.signal(this);
+        }
+        return !lost;
+    }
+
+    private void grow() {
+        int bigger = capacity * 2;
+        MemorySegment next = scope().allocate(ibv_wc.layout(), bigger);
+        int first = Math.min(count, capacity - head);
+        MemorySegment.copy(ring, head * SIZE, next, 0, first * SIZE);
+        MemorySegment.copy(ring, 0, next, first * SIZE, (long) (count - first) * SIZE);
+        ring = next;
+        capacity = bigger;
+        head = 0;
+    }
+
+    /**
+     * ibv_poll_cq(3) with {@code num_entries = max}: moves up to {@code max} completions, oldest first,
+     * into {@code wcs}; the rest stay in the CQ. Allocation-free.
+     *
+     * @param wcs the reusable WC array to fill from index 0
+     * @param max 1..wcs.capacity()
+     * @return the number of completions, 0 if the CQ is empty
+     */
+    @Override
+    public int poll(WorkCompletionArray wcs, int max) {
+        checkOpen();
+        if (max < 1 || max > wcs.capacity()) {
+            throw new IllegalArgumentException("maxEntries must be in 1.." + wcs.capacity() + ", got " + max);
+        }
+        MemorySegment out = wcs.segment();
+        synchronized (lock) {
+            int n = Math.min(count, Math.min(max, wcs.capacity()));
+            if (n <= 0) {
+                return 0;
+            }
+            int first = Math.min(n, capacity - head);
+            MemorySegment.copy(ring, head * SIZE, out, 0, first * SIZE);
+            if (n > first) {
+                MemorySegment.copy(ring, 0, out, first * SIZE, (long) (n - first) * SIZE);
+            }
+            head = (head + n) & (capacity - 1);
+            count -= n;
+            overrun = false;
+            return n;
+        }
+    }
+
+    /**
+     * ibv_req_notify_cq(3): the next completion (with {@code solicitedOnly}: the next solicited or
+     * failed one) queues an event on the CQ's channel. Completions already in the CQ do not. On a CQ
+     * without a channel the call succeeds and has no effect, as on a real device.
+     */
+    @Override
+    public void requestNotify(boolean solicitedOnly) {
+        checkOpen();
+        if (channel == null) {
+            return;
+        }
+        synchronized (lock) {
+            armed = solicitedOnly && armed != ANY ? SOLICITED : ANY;
+        }
+    }
+
+    @Override
+    protected void release() {
+        // the ring lives in scope(), which ResourceBase closed before this runs
+    }
+}

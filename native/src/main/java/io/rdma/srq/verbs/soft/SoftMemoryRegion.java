@@ -1,0 +1,125 @@
+package io.rdma.srq.verbs.soft;
+
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.MemoryRegion;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * {@link MemoryRegion} of a soft device. The device reaches the memory only through the registered
+ * segment (never through a raw address), so a write into memory whose arena was closed throws
+ * instead of corrupting the heap; it holds the segment strongly (pitfall 14: no GC of memory the
+ * device may write).
+ *
+ * <p>Keys: lkey = rkey = {@code slot << 8 | tag}, unique on the device while registered; a receive
+ * SGE is checked against the MR its lkey names (same PD, LOCAL_WRITE, inside the range) when the
+ * data arrives, as rxe's copy_data does.
+ */
+final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
+    private static final long PAGE = 4096;
+
+    private final SoftProtectionDomain pd;
+    private final SoftDevice device;
+    private final MemorySegment buffer;
+    private final long address;
+    private final long length;
+    private final int access;
+    private final int lkey;
+    private final Arena owned;
+
+    private SoftMemoryRegion(SoftProtectionDomain pd, MemorySegment buffer, int access, int lkey, Arena owned) {
+        super(pd, "MR of " + buffer.byteSize() + " bytes on " + pd.softContext().deviceName(), "ibv_dereg_mr");
+        this.pd = pd;
+        this.device = pd.softContext().device();
+        this.buffer = buffer;
+        this.address = buffer.address();
+        this.length = buffer.byteSize();
+        this.access = access;
+        this.lkey = lkey;
+        this.owned = owned;
+        device.publish(this);
+    }
+
+    static SoftMemoryRegion register(SoftProtectionDomain pd, MemorySegment buffer, int access, Arena owned)
+            throws VerbsException {
+        if (!buffer.isNative() || buffer.byteSize() == 0) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
+                    "the buffer must be a native segment of ≥ 1 byte, got " + buffer);
+        }
+        int remote = AccessFlag.REMOTE_WRITE.mask() | AccessFlag.REMOTE_ATOMIC.mask();
+        if ((access & remote) != 0 && (access & AccessFlag.LOCAL_WRITE.mask()) == 0) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
+                    "REMOTE_WRITE or REMOTE_ATOMIC needs LOCAL_WRITE too (ibv_reg_mr(3)), access 0x"
+                            + Integer.toHexString(access));
+        }
+        int key = pd.softContext().device().reserveKey();
+        return new SoftMemoryRegion(pd, buffer, access, key, owned);
+    }
+
+    static SoftMemoryRegion allocate(SoftProtectionDomain pd, long bytes, int access) throws VerbsException {
+        if (bytes < 1) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL, "bytes must be ≥ 1, got " + bytes);
+        }
+        Arena arena = Arena.ofShared();
+        try {
+            return register(pd, arena.allocate(bytes, PAGE), access, arena);
+        } catch (VerbsException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    SoftProtectionDomain pd() {
+        return pd;
+    }
+
+    /** @return the memory the device reads and writes */
+    MemorySegment buffer() {
+        return buffer;
+    }
+
+    /** @return whether receives may write here (IBV_ACCESS_LOCAL_WRITE) */
+    boolean localWrite() {
+        return (access & AccessFlag.LOCAL_WRITE.mask()) != 0;
+    }
+
+    @Override
+    public MemorySegment segment() {
+        return buffer;
+    }
+
+    @Override
+    public long address() {
+        return address;
+    }
+
+    @Override
+    public long length() {
+        return length;
+    }
+
+    @Override
+    public int lkey() {
+        return lkey;
+    }
+
+    /** @return the lkey (rxe and mlx5 hand out the same value) */
+    @Override
+    public int rkey() {
+        return lkey;
+    }
+
+    @Override
+    protected void release() {
+        try {
+            device.withdraw(this);
+        } finally {
+            if (owned != null) {
+                owned.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.rdma.srq.verbs.conformance;
+
+import io.rdma.srq.api.CmEventType;
+import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.api.WcStatus;
+import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.verbs.CmEvent;
+import io.rdma.srq.verbs.CmListener;
+import io.rdma.srq.verbs.QpInitAttributes;
+import io.rdma.srq.verbs.QueuePair;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * rdma_cm on one device: a QP of the device connects to a listener on the device's own address
+ * (the IP address of the GID at {@code verbs.gidIndex}: rxe0's {@code ::ffff:10.77.0.1} is
+ * 10.77.0.1), is accepted onto a QP of an SRQ, carries a message, and disconnects.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("io.rdma.srq.verbs.conformance.VerbsTarget#targets")
+class CmConformanceTest extends ConformanceBase {
+
+    CmConformanceTest(VerbsTarget target) {
+        super(target);
+    }
+
+    /** @return the device's own IP address: the IPv4-mapped GID as IPv4, else the GID as IPv6 */
+    private InetAddress deviceAddress(QueuePair qp) throws VerbsException, UnknownHostException {
+        return InetAddress.getByAddress(qp.localEndpoint(PORT, target.gidIndex()).gid());
+    }
+
+    @Test
+    @DisplayName("pitfall 14: an rdma_cm connect to a port nobody listens on fails within its timeout (REJECTED → ECONNREFUSED, or ETIMEDOUT), never hangs")
+    void connectWithoutListenerIsBounded() throws Exception {
+        assumeRcOnSrq();
+        Link l = new Link(16, 64, 7);
+        QueuePair qp = l.pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, l.cqA, l.cqA, l.srq, 16, 0, 1, 0, 0));
+        InetSocketAddress nobody = new InetSocketAddress(deviceAddress(qp), 1);
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            VerbsException e = assertThrows(VerbsException.class, () -> ctx.connect(qp, nobody, Duration.ofSeconds(2)));
+            assertTrue(EnumSet.of(Errno.ECONNREFUSED, Errno.ETIMEDOUT, Errno.EHOSTUNREACH)
+                    .contains(e.errnoConstant().orElseThrow()), e.getMessage());
+        });
+    }
+
+    @Test
+    @DisplayName("rdma_cm: CONNECT_REQUEST, accept onto an SRQ QP, ESTABLISHED, a SEND lands in the SRQ, rdma_disconnect → DISCONNECTED on both sides")
+    void connectAcceptSendDisconnect() throws Exception {
+        assumeRcOnSrq();
+        Link l = new Link(16, 64, 7);
+        QueuePair server = l.pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, l.cqB, l.cqB, l.srq, 16, 0, 1, 0, 0));
+        QueuePair client = l.pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, l.cqA, l.cqA, l.srq, 16, 0, 1, 0, 0));
+        CmListener listener = ctx.listen(new InetSocketAddress(deviceAddress(server), 0), 4);
+        InetSocketAddress at = new InetSocketAddress(deviceAddress(server), listener.localAddress().getPort());
+        CompletableFuture<CmConnection> connecting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return ctx.connect(client, at, PATIENCE);
+            } catch (VerbsException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        CmEvent request = listener.nextEvent(PATIENCE).orElseThrow(() -> new AssertionError("no CONNECT_REQUEST"));
+        assertEquals(CmEventType.CONNECT_REQUEST, request.type());
+        CmConnection accepted = request.request().accept(server);
+        CmConnection connected = connecting.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        CmEvent established = listener.nextEvent(PATIENCE).orElseThrow(() -> new AssertionError("no ESTABLISHED"));
+        assertEquals(CmEventType.ESTABLISHED, established.type());
+        assertSame(accepted, established.connection());
+        assertTrue(connected.isEstablished());
+
+        l.postReceives(1);
+        byte[] msg = payload(48, 7);
+        l.mr.segment().asSlice(0, 48).copyFrom(java.lang.foreign.MemorySegment.ofArray(msg));
+        client.postSend(3, l.mr, 0, 48, null);
+        Wc recv = poll(l.cqB, 1).getFirst();
+        assertEquals(WcStatus.SUCCESS, recv.status());
+        assertEquals(server.qpNum(), recv.qpNum());
+        assertArrayEquals(msg, l.received(recv.wrId(), 48));
+        assertEquals(WcStatus.SUCCESS, poll(l.cqA, 1).getFirst().status());
+
+        connected.disconnect();
+        CmEvent mine = connected.nextEvent(PATIENCE).orElseThrow(() -> new AssertionError("no DISCONNECTED (active)"));
+        assertEquals(CmEventType.DISCONNECTED, mine.type());
+        CmEvent theirs = nextOfType(listener, CmEventType.DISCONNECTED);
+        assertSame(accepted, theirs.connection());
+        connected.close();
+        accepted.close();
+        listener.close();
+    }
+
+    private static CmEvent nextOfType(CmListener listener, CmEventType type) throws VerbsException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            var e = listener.nextEvent(Duration.ofNanos(deadline - System.nanoTime()));
+            if (e.isPresent() && e.get().type() == type) {
+                return e.get();
+            }
+        }
+        throw new AssertionError("no " + type + " within " + PATIENCE);
+    }
+}

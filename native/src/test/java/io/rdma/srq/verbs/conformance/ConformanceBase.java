@@ -1,0 +1,304 @@
+package io.rdma.srq.verbs.conformance;
+
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.AsyncEventType;
+import io.rdma.srq.api.DeviceAttributes;
+import io.rdma.srq.api.DeviceCapability;
+import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.api.WcStatus;
+import io.rdma.srq.verbs.AsyncEvent;
+import io.rdma.srq.verbs.CompletionChannel;
+import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.Context;
+import io.rdma.srq.verbs.MemoryRegion;
+import io.rdma.srq.verbs.ProtectionDomain;
+import io.rdma.srq.verbs.QpInitAttributes;
+import io.rdma.srq.verbs.QueuePair;
+import io.rdma.srq.verbs.ReceiveWorkRequests;
+import io.rdma.srq.verbs.SharedReceiveQueue;
+import io.rdma.srq.verbs.WorkCompletionArray;
+import io.rdma.srq.verbs.soft.SoftProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.function.Executable;
+
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * What every conformance class shares: one open context per test on the {@link VerbsTarget}, a
+ * {@link Link} of two RC QPs on one SRQ connected to each other, bounded polling helpers, the
+ * driver-identity expectations where drivers legitimately differ, and the leak check of the soft
+ * device after each test.
+ *
+ * <p>Expectations are decided by capabilities ({@link DeviceAttributes#has}) wherever a capability
+ * bit exists; where drivers differ without one (create-time srq_limit, the receive status of a too
+ * long SEND, limit = max_wr), by the driver's identity from vendor_id ({@link Driver}), so the same
+ * test holds on soft_rxe0 and rxe0, on soft_mlx5_0 and a ConnectX.
+ */
+abstract class ConformanceBase {
+    /** How long a test waits for something a real device does asynchronously. */
+    static final Duration PATIENCE = Duration.ofSeconds(10);
+    /** How long a test watches for something that must not happen. */
+    static final Duration QUIET = Duration.ofMillis(200);
+    static final int PORT = 1;
+
+    final VerbsTarget target;
+    Context ctx;
+    DeviceAttributes dev;
+    Driver driver;
+    private int liveBefore;
+    private final Deque<AutoCloseable> natives = new ArrayDeque<>();
+
+    /** The driver, from vendor_id, for behaviour that differs without a capability bit. */
+    enum Driver {
+        /** Soft-RoCE (rdma_rxe, vendor_id 0xffffff) and soft_rxe0. */
+        RXE,
+        /** Mellanox/NVIDIA mlx4/mlx5 (vendor_id 0x02c9) and soft_mlx5_0. */
+        MLX,
+        /** Amazon EFA (vendor_id 0x1d0f) and soft_efa0. */
+        EFA,
+        /** Anything else: driver-specific expectations are skipped. */
+        OTHER;
+
+        static Driver of(DeviceAttributes a) {
+            if (a.vendorId() == 0xffffffL) {
+                return RXE;
+            }
+            if (a.vendorId() == 0x02c9L) {
+                return MLX;
+            }
+            if (a.vendorId() == 0x1d0fL) {
+                return EFA;
+            }
+            return OTHER;
+        }
+    }
+
+    ConformanceBase(VerbsTarget target) {
+        this.target = target;
+    }
+
+    @BeforeEach
+    void openDevice() throws VerbsException {
+        liveBefore = SoftProvider.liveObjects();
+        ctx = target.open().open(target.device());
+        dev = ctx.queryDevice();
+        driver = Driver.of(dev);
+    }
+
+    @AfterEach
+    void closeDeviceAndCheckLeaks() throws Exception {
+        Exception first = null;
+        try {
+            ctx.close();
+        } catch (Exception e) {
+            first = e;
+        }
+        while (!natives.isEmpty()) {
+            natives.pop().close();
+        }
+        if (first != null) {
+            throw first;
+        }
+        if (target.isSoft()) {
+            assertEquals(liveBefore, SoftProvider.liveObjects(),
+                    "soft objects leaked: every object of the test must be closed with its context");
+        }
+    }
+
+    // ---- assumptions -------------------------------------------------------------------------
+
+    void assumeSrq() {
+        assumeTrue(dev.maxSrq() > 0, target + " has no SRQ (max_srq 0): SRQ behaviour does not apply");
+    }
+
+    void assumeRcOnSrq() {
+        assumeSrq();
+        assumeTrue(driver != Driver.EFA, target + " is EFA: no RC QPs");
+    }
+
+    void assumeDriver(Driver expected, String why) {
+        assumeTrue(driver == expected, target + " is not a " + expected + " device (" + why + ")");
+    }
+
+    boolean canResize() {
+        return dev.has(DeviceCapability.SRQ_RESIZE);
+    }
+
+    // ---- errno assertions --------------------------------------------------------------------
+
+    static VerbsException assertErrno(Errno expected, Executable call) {
+        VerbsException e = assertThrows(VerbsException.class, call);
+        assertEquals(expected.name(), e.errnoName(), () -> "expected " + expected + ", got: " + e.getMessage());
+        return e;
+    }
+
+    // ---- native helpers freed after the test ---------------------------------------------------
+
+    ReceiveWorkRequests wrs(int capacity) {
+        ReceiveWorkRequests w = new ReceiveWorkRequests(capacity);
+        natives.push(w);
+        return w;
+    }
+
+    WorkCompletionArray wcs(int capacity) {
+        WorkCompletionArray w = new WorkCompletionArray(capacity);
+        natives.push(w);
+        return w;
+    }
+
+    SharedReceiveQueue srq(ProtectionDomain pd, int maxWr, int maxSge, int limit) throws VerbsException {
+        return pd.createSrq(new SrqAttributes(maxWr, maxSge, limit));
+    }
+
+    // ---- completions -----------------------------------------------------------------------------
+
+    /** A copy of one polled {@code struct ibv_wc}. */
+    record Wc(long wrId, WcStatus status, int opcode, int byteLen, boolean hasImm, int immData, int qpNum,
+              int srcQp, int flags) {
+        static final int RECV = 128;
+        static final int SEND = 0;
+    }
+
+    static List<Wc> copy(WorkCompletionArray a, int n) {
+        List<Wc> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(new Wc(a.wrId(i), a.status(i), a.opcode(i), a.byteLen(i), a.hasImm(i), a.immData(i), a.qpNum(i),
+                    a.srcQp(i), a.wcFlags(i)));
+        }
+        return out;
+    }
+
+    /** Polls until {@code n} completions arrived (failing after {@link #PATIENCE}). */
+    List<Wc> poll(CompletionQueue cq, int n) throws VerbsException, InterruptedException {
+        WorkCompletionArray a = wcs(Math.max(1, Math.min(n, 64)));
+        List<Wc> got = new ArrayList<>();
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (got.size() < n) {
+            int k = cq.poll(a);
+            if (k > 0) {
+                got.addAll(copy(a, k));
+            } else if (System.nanoTime() > deadline) {
+                fail("expected " + n + " completions on " + target + ", got " + got.size() + " within " + PATIENCE
+                        + ": " + got);
+            } else {
+                Thread.sleep(1);
+            }
+        }
+        return got;
+    }
+
+    /** Polls for {@link #QUIET} and returns what came (for "nothing happens" checks). */
+    List<Wc> pollQuietly(CompletionQueue cq) throws VerbsException, InterruptedException {
+        WorkCompletionArray a = wcs(16);
+        List<Wc> got = new ArrayList<>();
+        long end = System.nanoTime() + QUIET.toNanos();
+        while (System.nanoTime() < end) {
+            int k = cq.poll(a);
+            if (k > 0) {
+                got.addAll(copy(a, k));
+            } else {
+                Thread.sleep(2);
+            }
+        }
+        return got;
+    }
+
+    /** @return the next async event of one of {@code types} within {@code wait}, skipping others */
+    Optional<AsyncEvent> event(Duration wait, AsyncEventType... types) throws VerbsException {
+        EnumSet<AsyncEventType> wanted = EnumSet.noneOf(AsyncEventType.class);
+        wanted.addAll(List.of(types));
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            Optional<AsyncEvent> e = ctx.getAsyncEvent(Duration.ofNanos(Math.max(0, left)));
+            if (e.isEmpty() || wanted.contains(e.get().type())) {
+                return e;
+            }
+        }
+    }
+
+    // ---- two connected RC QPs on one SRQ ----------------------------------------------------------
+
+    /**
+     * Two RC QPs of this context on one SRQ, each with its own CQ, connected to each other through
+     * port 1 and the target's GID index. A sends to B; B's receives come from the SRQ. One registered
+     * slab: sends from [0, 64 KiB), receive buffers of {@code slot} bytes from 64 KiB on.
+     */
+    final class Link {
+        static final long SEND_AREA = 64 * 1024;
+        final ProtectionDomain pd;
+        final SharedReceiveQueue srq;
+        final CompletionQueue cqA;
+        final CompletionQueue cqB;
+        final QueuePair a;
+        final QueuePair b;
+        final MemoryRegion mr;
+        final int slot;
+        final ReceiveWorkRequests chain;
+        private long nextRecv;
+
+        Link(int srqMaxWr, int slot, int rnrRetryOfA) throws VerbsException {
+            this(srqMaxWr, slot, rnrRetryOfA, null, 256);
+        }
+
+        Link(int srqMaxWr, int slot, int rnrRetryOfA, CompletionChannel channelOfB, int cqeOfB) throws VerbsException {
+            this.slot = slot;
+            pd = ctx.allocPd();
+            srq = srq(pd, srqMaxWr, 1, 0);
+            cqA = ctx.createCq(256, null);
+            cqB = ctx.createCq(cqeOfB, channelOfB);
+            a = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, cqA, cqA, srq, 64, 0, 1, 0, 0));
+            b = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, cqB, cqB, srq, 64, 0, 1, 0, 0));
+            a.connect(PORT, target.gidIndex(), b.localEndpoint(PORT, target.gidIndex()), rnrRetryOfA);
+            b.connect(PORT, target.gidIndex(), a.localEndpoint(PORT, target.gidIndex()));
+            mr = pd.allocateRegistered(SEND_AREA + (long) slot * 1024, EnumSet.of(AccessFlag.LOCAL_WRITE));
+            chain = wrs(1024);
+        }
+
+        /** Posts {@code n} receives with consecutive wr_ids (starting where the last post ended). */
+        void postReceives(int n) throws VerbsException {
+            for (int i = 0; i < n; i++) {
+                long id = nextRecv++;
+                chain.set(i, id, recvAddress(id), slot, mr.lkey());
+            }
+            srq.postReceive(chain, n);
+        }
+
+        long recvAddress(long wrId) {
+            return mr.address() + SEND_AREA + (wrId % 1024) * slot;
+        }
+
+        byte[] received(long wrId, int length) {
+            return mr.segment().asSlice(SEND_AREA + (wrId % 1024) * slot, length).toArray(ValueLayout.JAVA_BYTE);
+        }
+
+        /** A sends {@code payload} from {@code offset} of the send area. */
+        void send(long wrId, long offset, byte[] payload, Integer imm) throws VerbsException {
+            mr.segment().asSlice(offset, payload.length).copyFrom(java.lang.foreign.MemorySegment.ofArray(payload));
+            a.postSend(wrId, mr, offset, payload.length, imm);
+        }
+    }
+
+    static byte[] payload(int length, int seed) {
+        byte[] p = new byte[length];
+        for (int i = 0; i < length; i++) {
+            p[i] = (byte) (seed * 31 + i);
+        }
+        return p;
+    }
+}

@@ -1,0 +1,21 @@
+package io.rdma.srq.ra.inbound;
+
+/**
+ * A snapshot of one activation's counters.
+ *
+ * @param srqName          the SRQ's name
+ * @param device           the device
+ * @param posted           receive WRs posted to the SRQ since activation
+ * @param completed        receive work completions polled (success and error)
+ * @param delivered        messages delivered to an endpoint (onReceive returned or threw)
+ * @param endpointFailures onReceive (or before/afterDelivery) threw
+ * @param errorCompletions completions with a status other than SUCCESS (never delivered)
+ * @param limitEvents      IBV_EVENT_SRQ_LIMIT_REACHED taken
+ * @param outstanding      receive WRs posted and not yet consumed, now
+ * @param fill             the current fill level target
+ * @param connections      connections on the SRQ now
+ */
+public record ActivationStatistics(String srqName, String device, long posted, long completed, long delivered,
+                                   long endpointFailures, long errorCompletions, long limitEvents, long outstanding,
+                                   int fill, int connections) {
+}

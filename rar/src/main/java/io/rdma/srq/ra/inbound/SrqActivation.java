@@ -1,0 +1,466 @@
+package io.rdma.srq.ra.inbound;
+
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.AsyncEventType;
+import io.rdma.srq.api.CmEventType;
+import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.SrqLimitReached;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.DeviceChoice;
+import io.rdma.srq.verbs.AsyncEvent;
+import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.verbs.CmEvent;
+import io.rdma.srq.verbs.CmListener;
+import io.rdma.srq.verbs.CompletionChannel;
+import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.Context;
+import io.rdma.srq.verbs.MemoryRegion;
+import io.rdma.srq.verbs.ProtectionDomain;
+import io.rdma.srq.verbs.QpInitAttributes;
+import io.rdma.srq.verbs.QueuePair;
+import io.rdma.srq.verbs.ReceiveWorkRequests;
+import io.rdma.srq.verbs.SharedReceiveQueue;
+import io.rdma.srq.verbs.WorkCompletionArray;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.WorkException;
+import jakarta.resource.spi.work.WorkManager;
+import org.jboss.logging.Logger;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One message-endpoint activation: an SRQ, its CQ and completion channel, one registered slab of
+ * {@code srqMaxWr} receive buffers (the registered memory is the same for 1 or 1000 connections)
+ * and an rdma_cm listener that accepts every connection onto an RC QP on the SRQ.
+ *
+ * <p>Two long-running works: the <b>poller</b> polls the CQ, hands each successful receive to a
+ * {@link Delivery} on the WorkManager (at most {@code maxConcurrency} at once: with no free endpoint
+ * it stops polling, so completions wait in the CQ and nothing is dropped) and reposts returned
+ * buffers in batches up to the fill level; the <b>control</b> loop takes rdma_cm events and async
+ * events with short timeouts (so it never blocks deactivation). On IBV_EVENT_SRQ_LIMIT_REACHED it
+ * raises the fill level (policy {@code grow}: doubles it up to srqMaxWr, MVAPICH2-style), has the
+ * poller top up and re-arm the one-shot limit, and fires {@link SrqLimitReached}.
+ */
+public final class SrqActivation {
+    private static final Logger LOG = Logger.getLogger(SrqActivation.class);
+    private static final int BATCH = 32;
+    private static final int SEND_DEPTH = 16;
+    private static final long EVENT_WAIT_MS = 50;
+    private static final long ADAPTIVE_SPIN_NANOS = 50_000;
+
+    private final MessageEndpointFactory factory;
+    private final InboundConfig config;
+    private final String srqName;
+    private final LimitEventSink sink;
+    private final Context context;
+    private final ProtectionDomain pd;
+    private final CompletionChannel channel;
+    private final CompletionQueue cq;
+    private final SharedReceiveQueue srq;
+    private final MemoryRegion slab;
+    private final CmListener listener;
+    private final EndpointPool endpoints;
+    private final Semaphore permits;
+    private final ConcurrentLinkedQueue<Integer> returned = new ConcurrentLinkedQueue<>();
+    private final ArrayDeque<Integer> free = new ArrayDeque<>();
+    private final Map<Integer, CmConnection> connections = new ConcurrentHashMap<>();
+    private final LongAdder posted = new LongAdder();
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder delivered = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder limitEvents = new LongAdder();
+    private final CountDownLatch pollerDone = new CountDownLatch(1);
+    private final CountDownLatch controlDone = new CountDownLatch(1);
+    private WorkManager workManager;
+    private boolean armed;
+    private volatile long outstanding;
+    private volatile int fill;
+    private volatile boolean rearm;
+    private volatile boolean controlRunning = true;
+    private volatile boolean pollerRunning = true;
+    private volatile boolean draining;
+
+    private SrqActivation(MessageEndpointFactory factory, InboundConfig config, LimitEventSink sink, Context context)
+            throws VerbsException {
+        this.factory = factory;
+        this.config = config;
+        this.sink = sink;
+        this.context = context;
+        this.srqName = config.srqName().isEmpty() ? factory.getEndpointClass().getSimpleName() : config.srqName();
+        this.pd = context.allocPd();
+        this.channel = config.pollMode() == InboundConfig.PollMode.BUSY ? null : context.createCompletionChannel();
+        this.cq = context.createCq(config.cqSize(), channel);
+        // create with limit 0 and arm after the first receives are posted (pitfall 4)
+        this.srq = pd.createSrq(new SrqAttributes(config.srqMaxWr(), config.srqMaxSge(), 0));
+        this.slab = pd.allocateRegistered((long) config.srqMaxWr() * config.bufferSize(), EnumSet.of(AccessFlag.LOCAL_WRITE));
+        for (int i = 0; i < config.srqMaxWr(); i++) {
+            free.add(i);
+        }
+        this.fill = config.initialFill();
+        this.endpoints = new EndpointPool(factory);
+        this.permits = new Semaphore(config.maxConcurrency());
+        try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(BATCH)) {
+            topUp(wrs);
+        }
+        if (config.srqLimit() > 0) {
+            srq.armLimit(config.srqLimit());
+        }
+        this.listener = context.listen(new InetSocketAddress(config.listenAddress(), config.listenPort()), 128);
+    }
+
+    /**
+     * Opens the device and every native object, then starts the poller and the control loop.
+     *
+     * @param wm      the container's work manager
+     * @param sink    where limit events go
+     * @param factory the endpoint factory
+     * @param config  the checked configuration
+     * @return the running activation
+     * @throws ResourceException naming the bad property, or the verbs error with its errno
+     */
+    public static SrqActivation start(WorkManager wm, LimitEventSink sink, MessageEndpointFactory factory,
+                                      InboundConfig config) throws ResourceException {
+        Context context;
+        try {
+            context = DeviceChoice.open(config.provider(), config.device(), config.softProfile());
+        } catch (VerbsException e) {
+            throw new ResourceException("cannot open the RDMA device for the activation of "
+                    + factory.getEndpointClass().getName() + ": " + e.getMessage(), e);
+        }
+        SrqActivation a;
+        try {
+            config.checkAgainst(SrqActivationSpec.check(), context.queryDevice());
+            a = new SrqActivation(factory, config, sink, context);
+        } catch (VerbsException | ResourceException | RuntimeException e) {
+            try {
+                context.close();
+            } catch (VerbsException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof ResourceException re) {
+                throw re;
+            }
+            throw new ResourceException("activation of " + factory.getEndpointClass().getName() + " on "
+                    + context.deviceName() + ": " + e.getMessage(), e);
+        }
+        a.workManager = wm;
+        try {
+            wm.scheduleWork(new LongRunningWork("srq-poller-" + a.srqName, a::pollLoop, () -> a.pollerRunning = false),
+                    WorkManager.INDEFINITE, null, null);
+            wm.scheduleWork(new LongRunningWork("srq-control-" + a.srqName, a::controlLoop, () -> a.controlRunning = false),
+                    WorkManager.INDEFINITE, null, null);
+        } catch (WorkException e) {
+            a.stop(Duration.ofSeconds(5));
+            throw new ResourceException("cannot start the activation's poller: " + e.getMessage(), e);
+        }
+        LOG.infof("activation %s on %s listening at %s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, limit %d",
+                a.srqName, context.deviceName(), a.listener.localAddress(), a.srq.maxWr(), config.srqMaxWr(),
+                config.bufferSize(), a.fill, config.srqLimit());
+        return a;
+    }
+
+    String srqName() {
+        return srqName;
+    }
+
+    EndpointPool endpoints() {
+        return endpoints;
+    }
+
+    /** @return the endpoint factory this activation serves */
+    public MessageEndpointFactory factory() {
+        return factory;
+    }
+
+    /** @return where the listener is bound */
+    public InetSocketAddress listenAddress() {
+        return listener.localAddress();
+    }
+
+    /** @return the device */
+    public String deviceName() {
+        return context.deviceName();
+    }
+
+    /** A delivery ended: its buffer goes back for reposting and its endpoint slot frees up. */
+    void delivered(int buffer, boolean failed) {
+        delivered.increment();
+        if (failed) {
+            failures.increment();
+        }
+        returned.offer(buffer);
+        permits.release();
+    }
+
+    // ---------------------------------------------------------------- poller
+
+    private void pollLoop() {
+        try (WorkCompletionArray wcs = new WorkCompletionArray(BATCH); ReceiveWorkRequests wrs = new ReceiveWorkRequests(BATCH)) {
+            long lastWork = System.nanoTime();
+            int emptyPolls = 0;
+            while (pollerRunning) {
+                topUp(wrs);
+                if (rearm) {
+                    rearm = false;
+                    srq.armLimit(config.srqLimit());
+                }
+                int allowed = Math.min(permits.availablePermits(), BATCH);
+                if (allowed == 0) {
+                    // backpressure: every endpoint is busy; completions stay in the CQ
+                    if (permits.tryAcquire(EVENT_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                        permits.release();
+                    }
+                    continue;
+                }
+                int n = cq.poll(wcs, allowed);
+                for (int i = 0; i < n; i++) {
+                    dispatch(wcs, i);
+                }
+                if (n > 0) {
+                    lastWork = System.nanoTime();
+                    emptyPolls = 0;
+                    continue;
+                }
+                if (draining && ++emptyPolls >= 2 && permits.availablePermits() == config.maxConcurrency()) {
+                    break;
+                }
+                waitForCompletions(lastWork);
+            }
+        } catch (VerbsException | RuntimeException e) {
+            if (pollerRunning) {
+                LOG.errorf(e, "activation %s: poller stopped", srqName);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            pollerDone.countDown();
+        }
+    }
+
+    private void waitForCompletions(long lastWork) throws VerbsException {
+        switch (config.pollMode()) {
+            case BUSY -> Thread.onSpinWait();
+            case ADAPTIVE -> {
+                if (System.nanoTime() - lastWork < ADAPTIVE_SPIN_NANOS) {
+                    Thread.onSpinWait();
+                } else {
+                    sleepOnChannel();
+                }
+            }
+            case EVENT -> sleepOnChannel();
+        }
+    }
+
+    /**
+     * First empty poll: arm the CQ and poll once more (a completion that arrived before the arming
+     * raises no event). Second: sleep on the channel, bounded, so returned buffers and deactivation
+     * are noticed.
+     */
+    private void sleepOnChannel() throws VerbsException {
+        if (!armed) {
+            cq.requestNotify(false);
+            armed = true;
+            return;
+        }
+        if (returned.isEmpty()) {
+            channel.getCqEvent(Duration.ofMillis(draining ? 1 : EVENT_WAIT_MS));
+        }
+        armed = false;
+    }
+
+    private void dispatch(WorkCompletionArray wcs, int i) throws InterruptedException {
+        completed.increment();
+        outstanding--;
+        int buffer = (int) wcs.wrId(i);
+        if (!wcs.isSuccess(i)) {
+            errors.increment();
+            LOG.debugf("activation %s: %s completion of buffer %d on QP %d", srqName, wcs.status(i), buffer, wcs.qpNum(i));
+            returned.offer(buffer);
+            return;
+        }
+        int length = wcs.byteLen(i);
+        Delivery d = new Delivery(this, buffer, wcs.wrId(i), length, wcs.hasImm(i), wcs.immData(i), wcs.srcQp(i),
+                wcs.qpNum(i), slab.segment().asSlice((long) buffer * config.bufferSize(), length));
+        permits.acquire();
+        try {
+            workManager.scheduleWork(d);
+        } catch (WorkException e) {
+            LOG.warnf(e, "activation %s: cannot schedule delivery; running it on the poller", srqName);
+            d.run();
+        }
+    }
+
+    /** Reposts returned buffers and tops the SRQ up to the fill level, in chains of up to BATCH. */
+    private void topUp(ReceiveWorkRequests wrs) throws VerbsException {
+        Integer b;
+        while ((b = returned.poll()) != null) {
+            free.push(b);
+        }
+        long want = fill - outstanding;
+        while (want > 0 && !free.isEmpty()) {
+            int k = 0;
+            while (k < wrs.capacity() && k < want && !free.isEmpty()) {
+                int buffer = free.pop();
+                wrs.set(k++, buffer, slab.address() + (long) buffer * config.bufferSize(), config.bufferSize(), slab.lkey());
+            }
+            srq.postReceive(wrs, k);
+            outstanding += k;
+            posted.add(k);
+            want -= k;
+        }
+    }
+
+    // ---------------------------------------------------------------- control
+
+    private void controlLoop() {
+        try {
+            while (controlRunning) {
+                Optional<CmEvent> e = listener.nextEvent(Duration.ofMillis(20));
+                if (e.isPresent()) {
+                    cmEvent(e.get());
+                }
+                Optional<AsyncEvent> a;
+                while (controlRunning && (a = context.getAsyncEvent(Duration.ZERO)).isPresent()) {
+                    asyncEvent(a.get());
+                }
+            }
+        } catch (VerbsException | RuntimeException e) {
+            if (controlRunning) {
+                LOG.errorf(e, "activation %s: control loop stopped", srqName);
+            }
+        } finally {
+            controlDone.countDown();
+        }
+    }
+
+    private void cmEvent(CmEvent e) {
+        if (e.type() == CmEventType.CONNECT_REQUEST) {
+            QueuePair qp = null;
+            try {
+                qp = pd.createQp(QpInitAttributes.rcOnSrq(cq, srq, SEND_DEPTH));
+                connections.put(qp.qpNum(), e.request().accept(qp));
+                LOG.debugf("activation %s: accepted %s on QP %d", srqName, e.request().remoteAddress(), qp.qpNum());
+            } catch (VerbsException | RuntimeException failure) {
+                LOG.warnf("activation %s: refusing %s: %s", srqName, e.request().remoteAddress(), failure.getMessage());
+                closeQuietly(qp);
+                try {
+                    e.request().reject();
+                } catch (VerbsException | RuntimeException ignored) {
+                    // the peer times out
+                }
+            }
+        } else if (e.connection() != null && (e.type() == CmEventType.DISCONNECTED
+                || e.type() == CmEventType.TIMEWAIT_EXIT || e.type() == CmEventType.DEVICE_REMOVAL)) {
+            CmConnection c = e.connection();
+            if (connections.remove(c.qp().qpNum()) != null) {
+                QueuePair qp = c.qp();
+                closeQuietly(c);
+                closeQuietly(qp);
+            }
+        }
+    }
+
+    private void asyncEvent(AsyncEvent e) {
+        if (e.type() == AsyncEventType.SRQ_LIMIT_REACHED && e.element() == srq) {
+            limitEvents.increment();
+            int before = fill;
+            if (config.replenish() == InboundConfig.Replenish.GROW) {
+                fill = Math.min(config.srqMaxWr(), Math.max(before * 2, before + 1));
+            }
+            rearm = true;
+            SrqLimitReached event = new SrqLimitReached(srqName, context.deviceName(), config.srqLimit(),
+                    (int) outstanding, Instant.now());
+            LOG.debugf("activation %s: SRQ limit %d reached, %d outstanding; fill %d -> %d", srqName,
+                    config.srqLimit(), outstanding, before, fill);
+            try {
+                sink.fire(event, factory.getEndpointClass().getClassLoader());
+            } catch (RuntimeException observerFailure) {
+                LOG.warnf(observerFailure, "activation %s: an SrqLimitReached observer failed", srqName);
+            }
+        } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
+            LOG.errorf("activation %s: IBV_EVENT_DEVICE_FATAL on %s; no more messages will arrive", srqName,
+                    context.deviceName());
+        } else {
+            LOG.debugf("activation %s: async event %s", srqName, e.type());
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.debugf("close of %s: %s", c, e.getMessage());
+        }
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /**
+     * Deactivation: stops accepting, disconnects every connection, delivers what is already in the
+     * CQ, waits for running deliveries, releases the endpoints and frees every native object — all
+     * within {@code bound}.
+     *
+     * @param bound the longest the whole deactivation may take
+     */
+    public void stop(Duration bound) {
+        long start = System.nanoTime();
+        long quarter = bound.toNanos() / 4;
+        long deadline = start + bound.toNanos();
+        controlRunning = false;
+        await(controlDone, start + quarter);
+        closeQuietly(listener); // disconnects and destroys every connection id
+        for (CmConnection c : List.copyOf(connections.values())) {
+            closeQuietly(c.qp());
+        }
+        connections.clear();
+        draining = true;
+        if (!await(pollerDone, start + 3 * quarter)) {
+            pollerRunning = false;
+            await(pollerDone, deadline);
+        }
+        pollerRunning = false;
+        try {
+            if (!permits.tryAcquire(config.maxConcurrency(), Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                LOG.warnf("activation %s: deliveries still running at the end of deactivation", srqName);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        endpoints.releaseAll();
+        closeQuietly(context);
+        LOG.infof("activation %s stopped: %s", srqName, statistics());
+    }
+
+    private static boolean await(CountDownLatch latch, long deadlineNanos) {
+        try {
+            return latch.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** @return the counters now */
+    public ActivationStatistics statistics() {
+        return new ActivationStatistics(srqName, context.deviceName(), posted.sum(), completed.sum(), delivered.sum(),
+                failures.sum(), errors.sum(), limitEvents.sum(), outstanding, fill, connections.size());
+    }
+}

@@ -1,0 +1,243 @@
+package io.rdma.srq.ra.inbound;
+
+import io.rdma.srq.api.SrqReceiveListener;
+import io.rdma.srq.ra.PropertyCheck;
+import io.rdma.srq.ra.outbound.SrqConfig;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.Activation;
+import jakarta.resource.spi.ActivationSpec;
+import jakarta.resource.spi.InvalidPropertyException;
+import jakarta.resource.spi.ResourceAdapter;
+
+/**
+ * Configures one message-endpoint activation: an SRQ fed by rdma_cm connections, whose receive
+ * completions go to {@link SrqReceiveListener} MDBs. Every property is text (as in
+ * {@code @ActivationConfigProperty}); {@link #validate()} checks them all and names the first bad
+ * one with its allowed range. Device limits are checked again when the device is opened.
+ */
+@Activation(messageListeners = SrqReceiveListener.class)
+public class SrqActivationSpec implements ActivationSpec {
+    private static final PropertyCheck CHECK = new PropertyCheck(SrqActivationSpec.class);
+
+    private ResourceAdapter resourceAdapter;
+    private String provider = "auto";
+    private String device = "";
+    private String softProfile = "rxe";
+    private String srqName = "";
+    private String srqMaxWr = "1024";
+    private String srqMaxSge = "1";
+    private String bufferSize = "4096";
+    private String srqLimit = "64";
+    private String cqSize = "";
+    private String pollMode = "adaptive";
+    private String maxConcurrency = "8";
+    private String listenAddress = "0.0.0.0";
+    private String listenPort = "7471";
+    private String initialFill = "";
+    // default fill: 4 × srqLimit (at most srqMaxWr), so the grow policy has room
+    private String replenishPolicy = "grow";
+
+    /**
+     * Parses and checks every property.
+     *
+     * @return the configuration
+     * @throws InvalidPropertyException naming the first bad property and its allowed range
+     */
+    public InboundConfig config() throws InvalidPropertyException {
+        String p = CHECK.oneOf("provider", provider, SrqConfig.PROVIDERS);
+        String profile = CHECK.oneOf("softProfile", softProfile, SrqConfig.SOFT_PROFILES);
+        int maxWr = CHECK.integer("srqMaxWr", srqMaxWr, 1, Integer.MAX_VALUE, "at most the device's max_srq_wr");
+        int maxSge = CHECK.integer("srqMaxSge", srqMaxSge, 1, Integer.MAX_VALUE, "at most the device's max_srq_sge");
+        int buffer = CHECK.integer("bufferSize", bufferSize, 1, InboundConfig.MAX_BUFFER, "bytes per receive buffer");
+        int limit = CHECK.integer("srqLimit", srqLimit, 0, maxWr, "0 = no limit events; at most srqMaxWr");
+        int cq = CHECK.integer("cqSize", blankTo(cqSize, srqMaxWr), maxWr, Integer.MAX_VALUE,
+                "at least srqMaxWr, at most the device's max_cqe");
+        String mode = CHECK.oneOf("pollMode", pollMode, InboundConfig.POLL_MODES);
+        int concurrency = CHECK.integer("maxConcurrency", maxConcurrency, 1, 1024, "endpoints delivering at once");
+        if (listenAddress == null || listenAddress.isBlank()) {
+            throw CHECK.invalid("listenAddress", "listenAddress must be an IP address of the device's interface, got ''");
+        }
+        int port = CHECK.integer("listenPort", listenPort, 0, 65535, "0 = any free port");
+        int defaultFill = limit > 0 ? (int) Math.min(maxWr, Math.max(4L * limit, limit + 1L)) : maxWr;
+        int fill = CHECK.integer("initialFill", blankTo(initialFill, String.valueOf(defaultFill)), limit + 1L, maxWr,
+                "receive WRs posted at start: more than srqLimit, at most srqMaxWr");
+        String replenish = CHECK.oneOf("replenishPolicy", replenishPolicy, InboundConfig.REPLENISH);
+        return new InboundConfig(p, device == null ? "" : device.trim(), profile,
+                srqName == null ? "" : srqName.trim(), maxWr, maxSge, buffer, limit, cq,
+                InboundConfig.PollMode.valueOf(mode.toUpperCase(java.util.Locale.ROOT)), concurrency,
+                listenAddress.trim(), port, fill, InboundConfig.Replenish.valueOf(replenish.toUpperCase(java.util.Locale.ROOT)));
+    }
+
+    private static String blankTo(String value, String fallback) {
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    static PropertyCheck check() {
+        return CHECK;
+    }
+
+    @Override
+    public void validate() throws InvalidPropertyException {
+        config();
+    }
+
+    @Override
+    public ResourceAdapter getResourceAdapter() {
+        return resourceAdapter;
+    }
+
+    @Override
+    public void setResourceAdapter(ResourceAdapter ra) throws ResourceException {
+        this.resourceAdapter = ra;
+    }
+
+    /** @return auto | ibverbs | soft */
+    public String getProvider() {
+        return provider;
+    }
+
+    /** @param provider auto | ibverbs | soft */
+    public void setProvider(String provider) {
+        this.provider = provider;
+    }
+
+    /** @return device name, empty for the first */
+    public String getDevice() {
+        return device;
+    }
+
+    /** @param device device name, empty for the first */
+    public void setDevice(String device) {
+        this.device = device;
+    }
+
+    /** @return rxe | mlx5 | efa */
+    public String getSoftProfile() {
+        return softProfile;
+    }
+
+    /** @param softProfile rxe | mlx5 | efa */
+    public void setSoftProfile(String softProfile) {
+        this.softProfile = softProfile;
+    }
+
+    /** @return the SRQ name, empty for the endpoint class's simple name */
+    public String getSrqName() {
+        return srqName;
+    }
+
+    /** @param srqName the SRQ name */
+    public void setSrqName(String srqName) {
+        this.srqName = srqName;
+    }
+
+    /** @return srqMaxWr text */
+    public String getSrqMaxWr() {
+        return srqMaxWr;
+    }
+
+    /** @param srqMaxWr 1..max_srq_wr */
+    public void setSrqMaxWr(String srqMaxWr) {
+        this.srqMaxWr = srqMaxWr;
+    }
+
+    /** @return srqMaxSge text */
+    public String getSrqMaxSge() {
+        return srqMaxSge;
+    }
+
+    /** @param srqMaxSge 1..max_srq_sge */
+    public void setSrqMaxSge(String srqMaxSge) {
+        this.srqMaxSge = srqMaxSge;
+    }
+
+    /** @return bufferSize text */
+    public String getBufferSize() {
+        return bufferSize;
+    }
+
+    /** @param bufferSize bytes per receive buffer, 1..1073741824 */
+    public void setBufferSize(String bufferSize) {
+        this.bufferSize = bufferSize;
+    }
+
+    /** @return srqLimit text */
+    public String getSrqLimit() {
+        return srqLimit;
+    }
+
+    /** @param srqLimit 0..srqMaxWr */
+    public void setSrqLimit(String srqLimit) {
+        this.srqLimit = srqLimit;
+    }
+
+    /** @return cqSize text, empty = srqMaxWr */
+    public String getCqSize() {
+        return cqSize;
+    }
+
+    /** @param cqSize srqMaxWr..max_cqe */
+    public void setCqSize(String cqSize) {
+        this.cqSize = cqSize;
+    }
+
+    /** @return busy | event | adaptive */
+    public String getPollMode() {
+        return pollMode;
+    }
+
+    /** @param pollMode busy | event | adaptive */
+    public void setPollMode(String pollMode) {
+        this.pollMode = pollMode;
+    }
+
+    /** @return maxConcurrency text */
+    public String getMaxConcurrency() {
+        return maxConcurrency;
+    }
+
+    /** @param maxConcurrency 1..1024 */
+    public void setMaxConcurrency(String maxConcurrency) {
+        this.maxConcurrency = maxConcurrency;
+    }
+
+    /** @return the rdma_cm listen address */
+    public String getListenAddress() {
+        return listenAddress;
+    }
+
+    /** @param listenAddress an IP address of the device's interface */
+    public void setListenAddress(String listenAddress) {
+        this.listenAddress = listenAddress;
+    }
+
+    /** @return listenPort text */
+    public String getListenPort() {
+        return listenPort;
+    }
+
+    /** @param listenPort 0..65535 */
+    public void setListenPort(String listenPort) {
+        this.listenPort = listenPort;
+    }
+
+    /** @return initialFill text, empty = srqMaxWr */
+    public String getInitialFill() {
+        return initialFill;
+    }
+
+    /** @param initialFill 1..srqMaxWr */
+    public void setInitialFill(String initialFill) {
+        this.initialFill = initialFill;
+    }
+
+    /** @return fixed | grow */
+    public String getReplenishPolicy() {
+        return replenishPolicy;
+    }
+
+    /** @param replenishPolicy fixed | grow */
+    public void setReplenishPolicy(String replenishPolicy) {
+        this.replenishPolicy = replenishPolicy;
+    }
+}

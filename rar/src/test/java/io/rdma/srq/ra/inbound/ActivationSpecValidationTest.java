@@ -1,0 +1,51 @@
+package io.rdma.srq.ra.inbound;
+
+import jakarta.resource.spi.InvalidPropertyException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** ActivationSpec.validate(): junk, negative, 0 and out-of-range values name the property and its range. */
+class ActivationSpecValidationTest {
+
+    @ParameterizedTest(name = "{0} = ''{1}'' → ''{2}''")
+    @CsvSource(delimiter = '|', value = {
+            "provider        | opa    | provider must be one of auto, ibverbs, soft, got 'opa'",
+            "srqMaxWr        | abc    | srqMaxWr must be an integer in 1..2147483647 (at most the device's max_srq_wr), got 'abc'",
+            "srqMaxWr        | 0      | srqMaxWr must be in 1..2147483647 (at most the device's max_srq_wr), got 0",
+            "srqMaxWr        | -1     | srqMaxWr must be in 1..2147483647 (at most the device's max_srq_wr), got -1",
+            "srqMaxSge       | 0      | srqMaxSge must be in 1..2147483647 (at most the device's max_srq_sge), got 0",
+            "bufferSize      | 0      | bufferSize must be in 1..1073741824 (bytes per receive buffer), got 0",
+            "bufferSize      | 4k     | bufferSize must be an integer in 1..1073741824 (bytes per receive buffer), got '4k'",
+            "srqLimit        | 2000   | srqLimit must be in 0..1024 (0 = no limit events; at most srqMaxWr), got 2000",
+            "cqSize          | 100    | cqSize must be in 1024..2147483647 (at least srqMaxWr, at most the device's max_cqe), got 100",
+            "pollMode        | spin   | pollMode must be one of busy, event, adaptive, got 'spin'",
+            "maxConcurrency  | 0      | maxConcurrency must be in 1..1024 (endpoints delivering at once), got 0",
+            "maxConcurrency  | 5000   | maxConcurrency must be in 1..1024 (endpoints delivering at once), got 5000",
+            "listenPort      | 70000  | listenPort must be in 0..65535 (0 = any free port), got 70000",
+            "listenPort      | http   | listenPort must be an integer in 0..65535 (0 = any free port), got 'http'",
+            "initialFill     | 10     | initialFill must be in 65..1024 (receive WRs posted at start: more than srqLimit, at most srqMaxWr), got 10",
+            "replenishPolicy | lazy   | replenishPolicy must be one of fixed, grow, got 'lazy'"})
+    void badValuesNameThePropertyAndItsRange(String property, String value, String message) throws Exception {
+        SrqActivationSpec spec = new SrqActivationSpec();
+        SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(property.charAt(0)) + property.substring(1),
+                String.class).invoke(spec, value);
+        InvalidPropertyException e = assertThrows(InvalidPropertyException.class, spec::validate);
+        assertEquals(message, e.getMessage());
+        assertEquals(property, e.getInvalidPropertyDescriptors()[0].getName());
+    }
+
+    @Test
+    void theDefaultsAreValid() throws Exception {
+        InboundConfig c = new SrqActivationSpec().config();
+        assertEquals(1024, c.srqMaxWr());
+        assertEquals(1024, c.cqSize(), "cqSize defaults to srqMaxWr");
+        assertEquals(256, c.initialFill(), "fill defaults to 4 × srqLimit");
+        assertEquals(InboundConfig.PollMode.ADAPTIVE, c.pollMode());
+        assertTrue(c.srqLimit() < c.initialFill());
+    }
+}

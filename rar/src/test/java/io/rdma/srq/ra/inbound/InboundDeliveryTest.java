@@ -1,0 +1,224 @@
+package io.rdma.srq.ra.inbound;
+
+import io.rdma.srq.api.SrqLimitReached;
+import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.SoftSender;
+import io.rdma.srq.ra.testing.TestBootstrapContext;
+import io.rdma.srq.ra.testing.TestEndpointFactory;
+import io.rdma.srq.verbs.soft.SoftProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Inbound delivery on the soft device without a container: a test BootstrapContext / WorkManager
+ * and an endpoint factory standing in for the EJB container (as the Artemis RA tests do); senders
+ * are peers on their own soft contexts connected through the soft rdma_cm.
+ */
+class InboundDeliveryTest {
+    private final SrqResourceAdapter ra = new SrqResourceAdapter();
+    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
+    private final TestEndpointFactory endpoints = new TestEndpointFactory();
+    private final List<SrqLimitReached> limitEvents = new CopyOnWriteArrayList<>();
+    private final List<ClassLoader> limitEventLoaders = new CopyOnWriteArrayList<>();
+    private final List<SoftSender> senders = new ArrayList<>();
+    private int liveBefore;
+
+    @BeforeEach
+    void start() throws Exception {
+        liveBefore = SoftProvider.liveObjects();
+        ra.start(bootstrap);
+        ra.setLimitEventSink((event, loader) -> {
+            limitEvents.add(event);
+            limitEventLoaders.add(loader);
+        });
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (SoftSender s : senders) {
+            s.close();
+        }
+        ra.stop();
+        bootstrap.testWorkManager().shutdown();
+        assertEquals(List.of(), endpoints.violations, "beforeDelivery/onReceive/afterDelivery strictly paired");
+        assertEquals(endpoints.created.get(), endpoints.released.get(), "every endpoint released");
+        assertEquals(liveBefore, SoftProvider.liveObjects(), "deactivation freed every native object");
+    }
+
+    private SrqActivationSpec spec(String... properties) throws Exception {
+        SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setProvider("soft");
+        spec.setListenAddress("10.0.0.1");
+        spec.setListenPort("0");
+        spec.setResourceAdapter(ra);
+        for (int i = 0; i < properties.length; i += 2) {
+            String p = properties[i];
+            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
+                    .invoke(spec, properties[i + 1]);
+        }
+        return spec;
+    }
+
+    private SrqActivation activate(SrqActivationSpec spec) throws Exception {
+        ra.endpointActivation(endpoints, spec);
+        return ra.activations().getFirst();
+    }
+
+    private SoftSender sender(SrqActivation a, int bytes) throws Exception {
+        SoftSender s = new SoftSender(a.listenAddress(), bytes);
+        senders.add(s);
+        return s;
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    @Test
+    void everyMessageFromEveryConnectionIsDeliveredExactlyOnce() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "256", "srqLimit", "16", "bufferSize", "256", "maxConcurrency", "4"));
+        List<SoftSender> four = List.of(sender(a, 64), sender(a, 64), sender(a, 64), sender(a, 64));
+        int perSender = 500;
+        for (int i = 0; i < perSender; i++) {
+            for (int s = 0; s < four.size(); s++) {
+                four.get(s).send(s * 1_000_000L + i, 64, s == 0 ? i : null);
+            }
+        }
+        for (SoftSender s : four) {
+            s.drain(Duration.ofSeconds(20));
+        }
+        await(() -> endpoints.received.size() == 4 * perSender, "2000 deliveries");
+        Set<Long> seen = new HashSet<>();
+        java.util.Map<Long, Integer> connectionOfSender = new java.util.HashMap<>();
+        for (TestEndpointFactory.Received r : endpoints.received) {
+            long seq = ByteBuffer.wrap(r.payload()).order(ByteOrder.nativeOrder()).getLong();
+            assertTrue(seen.add(seq), "message " + seq + " delivered twice");
+            assertEquals(64, r.byteLen());
+            // qp_num names the connection (src_qp is valid for UD only and rxe leaves it 0 on RC)
+            assertEquals(connectionOfSender.computeIfAbsent(seq / 1_000_000L, k -> r.qpNum()), r.qpNum(),
+                    "every message of a sender arrives on its connection's QP");
+            if (seq < 1_000_000L) {
+                assertTrue(r.hasImm());
+                assertEquals((int) seq, r.immData(), "imm_data in host order");
+            }
+        }
+        assertEquals(2000, seen.size());
+        assertEquals(4, new HashSet<>(connectionOfSender.values()).size(), "four connections, four QPs");
+        ActivationStatistics st = a.statistics();
+        assertEquals(2000, st.delivered());
+        assertEquals(0, st.errorCompletions());
+        assertEquals(0, st.endpointFailures());
+        assertEquals(4, st.connections());
+        assertTrue(endpoints.maxConcurrent.get() <= 4, "at most maxConcurrency endpoints at once");
+    }
+
+    @Test
+    void anEndpointExceptionIsCountedAndItsBufferStillReposted() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1"));
+        endpoints.behaviour(c -> {
+            throw new IllegalStateException("the application failed");
+        });
+        SoftSender s = sender(a, 64);
+        for (int i = 0; i < 40; i++) { // more than the SRQ holds: only reposting makes room
+            s.send(i, 16, null);
+        }
+        s.drain(Duration.ofSeconds(20));
+        await(() -> a.statistics().delivered() == 40, "40 deliveries");
+        assertEquals(40, a.statistics().endpointFailures());
+        await(() -> a.statistics().outstanding() == 16, "all 16 buffers back on the SRQ");
+    }
+
+    @Test
+    void errorCompletionsAreNeverDeliveredAndTheirBufferIsReposted() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64"));
+        SoftSender s = sender(a, 128);
+        s.send(1, 128, null); // larger than the 64-byte receive buffer: an error completion (rxe: REM_INV_REQ_ERR)
+        s.drain(Duration.ofSeconds(10));
+        await(() -> a.statistics().errorCompletions() == 1, "the error completion");
+        assertEquals(0, endpoints.received.size());
+        await(() -> a.statistics().outstanding() == 16, "its buffer reposted");
+    }
+
+    @Test
+    void withNoFreeEndpointThePollerStopsAndNothingIsDropped() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "64", "srqLimit", "8", "initialFill", "64", "bufferSize", "64",
+                "maxConcurrency", "2", "replenishPolicy", "grow"));
+        endpoints.close();
+        SoftSender s = sender(a, 64);
+        for (int i = 0; i < 60; i++) {
+            s.send(i, 64, null);
+        }
+        await(() -> endpoints.received.size() == 2, "both endpoints busy");
+        Thread.sleep(200);
+        assertEquals(2, endpoints.received.size(), "no delivery beyond maxConcurrency while endpoints are busy");
+        assertEquals(2, a.statistics().completed(), "the rest wait in the CQ, not polled");
+        endpoints.open();
+        s.drain(Duration.ofSeconds(20));
+        await(() -> endpoints.received.size() == 60, "all 60 delivered");
+        assertEquals(60, a.statistics().delivered());
+        assertEquals(1, limitEvents.size(), "64 posted, fewer than 8 left once 57 were consumed: one limit event");
+        SrqLimitReached e = limitEvents.getFirst();
+        assertEquals(8, e.limit());
+        assertEquals("soft_rxe0", e.device());
+        assertEquals("Endpoint", e.srqName());
+        assertEquals(TestEndpointFactory.Endpoint.class.getClassLoader(), limitEventLoaders.getFirst(),
+                "observers run with the application's class loader");
+    }
+
+    @Test
+    void theGrowPolicyDoublesTheFillUpToSrqMaxWrAndReArms() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "64", "srqLimit", "4", "initialFill", "8", "bufferSize", "64",
+                "maxConcurrency", "1", "replenishPolicy", "grow"));
+        endpoints.close();
+        SoftSender s = sender(a, 64);
+        for (int i = 0; i < 6; i++) {
+            s.send(i, 64, null);
+        }
+        await(() -> limitEvents.size() == 1, "the first limit event");
+        await(() -> a.statistics().fill() == 16, "fill 8 → 16");
+        endpoints.open();
+        s.drain(Duration.ofSeconds(10));
+        await(() -> a.statistics().outstanding() == 16, "topped up to the new fill");
+    }
+
+    @Test
+    void twoActivationsOnOneDeviceEachGetTheirOwnMessages() throws Exception {
+        ra.endpointActivation(endpoints, spec("srqMaxWr", "32", "srqLimit", "0"));
+        TestEndpointFactory other = new TestEndpointFactory();
+        ra.endpointActivation(other, spec("srqMaxWr", "32", "srqLimit", "0"));
+        List<SrqActivation> both = ra.activations();
+        assertEquals(2, both.size());
+        SrqActivation first = both.stream().filter(x -> x.factory() == endpoints).findFirst().orElseThrow();
+        SrqActivation second = both.stream().filter(x -> x.factory() == other).findFirst().orElseThrow();
+        SoftSender a = sender(first, 16);
+        SoftSender b = sender(second, 16);
+        for (int i = 0; i < 10; i++) {
+            a.send(i, 16, null);
+            b.send(i, 16, null);
+            b.send(100 + i, 16, null);
+        }
+        await(() -> endpoints.received.size() == 10 && other.received.size() == 20, "10 and 20 deliveries");
+        ra.endpointDeactivation(other, null);
+        assertEquals(other.created.get(), other.released.get());
+    }
+}

@@ -1,0 +1,189 @@
+package io.rdma.srq.ra.outbound;
+
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.RegisteredMemory;
+import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.SrqConnection;
+import io.rdma.srq.api.SrqConnectionFactory;
+import io.rdma.srq.api.SrqHandle;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.TestBootstrapContext;
+import io.rdma.srq.ra.testing.TestConnectionManager;
+import io.rdma.srq.verbs.soft.SoftProvider;
+import jakarta.resource.NotSupportedException;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.TransactionSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Outbound connections on the soft device, with a pooling test ConnectionManager and no container. */
+class OutboundLifecycleTest {
+    private final SrqResourceAdapter ra = new SrqResourceAdapter();
+    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
+    private final TestConnectionManager cm = new TestConnectionManager();
+    private SrqManagedConnectionFactory mcf;
+    private SrqConnectionFactory factory;
+    private int liveBefore;
+
+    @BeforeEach
+    void start() throws Exception {
+        liveBefore = SoftProvider.liveObjects();
+        ra.start(bootstrap);
+        mcf = new SrqManagedConnectionFactory();
+        mcf.setProvider("soft");
+        mcf.setResourceAdapter(ra);
+        factory = (SrqConnectionFactory) mcf.createConnectionFactory(cm);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        ra.stop();
+        bootstrap.testWorkManager().shutdown();
+        assertEquals(liveBefore, SoftProvider.liveObjects(), "every native object freed");
+    }
+
+    @Test
+    void aConnectionReportsTheDeviceAndOpensNamedSrqsOfAtLeastTheSpec() throws Exception {
+        try (SrqConnection c = factory.getConnection()) {
+            assertEquals("soft_rxe0", c.deviceName());
+            assertEquals("soft", c.providerName());
+            assertEquals(1, c.portNumber());
+            assertEquals(1048576, c.deviceAttributes().maxSrqWr());
+            assertTrue(c.portAttributes().isActive());
+            assertTrue(c.efaAttributes().isEmpty(), "rxe is not EFA");
+            SrqHandle srq = c.openSrq("orders", new SrqAttributes(1024, 1, 0));
+            assertEquals(2047, srq.maxWr(), "rxe rounds 1024 up to 2^n − 1");
+            assertEquals("orders", srq.name());
+        }
+    }
+
+    @Test
+    void closingAHandleReturnsThePooledConnectionWhichKeepsItsSrqs() throws Exception {
+        SrqConnection first = factory.getConnection();
+        SrqHandle srq = first.openSrq("orders", new SrqAttributes(100, 1, 0));
+        RegisteredMemory slab = first.registerMemory(64 * 1024, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        assertEquals(10, srq.postReceives(slab, 0, 4096, 10, 0));
+        int maxWr = srq.maxWr();
+        int liveWithMr = SoftProvider.liveObjects();
+        first.close();
+        assertEquals(List.of("CLOSED"), cm.events);
+        assertEquals(liveWithMr - 1, SoftProvider.liveObjects(), "the handle's MR is freed, the SRQ kept");
+        assertEquals(1, cm.free.size());
+
+        try (SrqConnection second = factory.getConnection()) {
+            assertEquals(1, cm.all.size(), "the pooled connection was matched and reused");
+            SrqHandle again = second.openSrq("orders", new SrqAttributes(100, 1, 0));
+            assertEquals(maxWr, again.maxWr());
+            assertEquals(1, ((SrqManagedConnection) cm.all.iterator().next()).srqCount());
+        }
+    }
+
+    @Test
+    void useAfterCloseIsAnIllegalStateException() throws Exception {
+        SrqConnection c = factory.getConnection();
+        SrqHandle srq = c.openSrq("orders", new SrqAttributes(16, 1, 0));
+        RegisteredMemory m = c.registerMemory(4096, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        c.close();
+        c.close(); // idempotent
+        assertThrows(IllegalStateException.class, c::deviceName);
+        assertThrows(IllegalStateException.class, () -> c.openSrq("x", new SrqAttributes(1, 1, 0)));
+        assertThrows(IllegalStateException.class, srq::maxWr);
+        assertThrows(IllegalStateException.class, m::segment);
+    }
+
+    @Test
+    void postingBeyondMaxWrReportsHowManyWereTaken() throws Exception {
+        try (SrqConnection c = factory.getConnection()) {
+            SrqHandle srq = c.openSrq("small", new SrqAttributes(8, 1, 0)); // rxe: 15
+            RegisteredMemory m = c.registerMemory(32 * 256, EnumSet.of(AccessFlag.LOCAL_WRITE));
+            VerbsException e = assertThrows(VerbsException.class, () -> srq.postReceives(m, 0, 256, 32, 0));
+            assertEquals("ENOMEM", e.errnoName());
+            assertTrue(e.getMessage().contains("took 15 of 32"), e.getMessage());
+            VerbsException fit = assertThrows(VerbsException.class, () -> srq.postReceives(m, 0, 4096, 4, 0));
+            assertEquals("EINVAL", fit.errnoName());
+        }
+    }
+
+    @Test
+    void anSrqNameOpenWithLessThanAskedIsEexist() throws Exception {
+        try (SrqConnection c = factory.getConnection()) {
+            c.openSrq("orders", new SrqAttributes(100, 1, 0));
+            VerbsException e = assertThrows(VerbsException.class, () -> c.openSrq("orders", new SrqAttributes(5000, 1, 0)));
+            assertEquals("EEXIST", e.errnoName());
+        }
+    }
+
+    @Test
+    void matchingTakesOnlyUsableConnectionsOfTheSameFactory() throws Exception {
+        factory.getConnection().close();
+        ManagedConnection pooled = cm.free.iterator().next();
+        assertSame(pooled, mcf.matchManagedConnections(Set.of(pooled), null, null));
+
+        SrqManagedConnectionFactory other = new SrqManagedConnectionFactory();
+        other.setProvider("soft");
+        assertNull(other.matchManagedConnections(Set.of(pooled), null, null), "another definition never matches");
+
+        pooled.destroy();
+        assertNull(mcf.matchManagedConnections(Set.of(pooled), null, null), "a destroyed one never matches");
+        cm.free.clear();
+        cm.all.clear();
+    }
+
+    @Test
+    void destroyFreesEveryNativeObjectChildrenFirst() throws Exception {
+        SrqConnection c = factory.getConnection();
+        c.openSrq("a", new SrqAttributes(64, 1, 0));
+        c.openSrq("b", new SrqAttributes(64, 1, 0));
+        c.registerMemory(4096, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        assertTrue(SoftProvider.liveObjects() > liveBefore);
+        cm.flush();
+        assertEquals(liveBefore, SoftProvider.liveObjects());
+        assertThrows(IllegalStateException.class, c::deviceName);
+    }
+
+    @Test
+    void stoppingTheAdapterDestroysWhatThePoolStillHolds() throws Exception {
+        factory.getConnection().close();
+        factory.getConnection();
+        assertEquals(1, ra.openConnections());
+        ra.stop();
+        assertEquals(0, ra.openConnections());
+        assertEquals(liveBefore, SoftProvider.liveObjects());
+        cm.free.clear();
+        cm.all.clear();
+    }
+
+    @Test
+    void theNonManagedFactoryOpensAndDestroysPerHandle() throws Exception {
+        SrqConnectionFactory unmanaged = (SrqConnectionFactory) mcf.createConnectionFactory();
+        SrqConnection a = unmanaged.getConnection();
+        SrqConnection b = unmanaged.getConnection();
+        assertNotSame(a, b);
+        a.close();
+        b.close();
+        assertEquals(liveBefore, SoftProvider.liveObjects());
+    }
+
+    @Test
+    void connectionsAreNotTransactional() throws Exception {
+        assertEquals(TransactionSupport.TransactionSupportLevel.NoTransaction, mcf.getTransactionSupport());
+        factory.getConnection().close();
+        ManagedConnection mc = cm.free.iterator().next();
+        assertThrows(NotSupportedException.class, mc::getXAResource);
+        assertThrows(NotSupportedException.class, mc::getLocalTransaction);
+        assertTrue(mc.getMetaData().getEISProductName().contains("soft"));
+    }
+}

@@ -1,0 +1,105 @@
+package io.rdma.srq.ra.testing;
+
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.Context;
+import io.rdma.srq.verbs.MemoryRegion;
+import io.rdma.srq.verbs.ProtectionDomain;
+import io.rdma.srq.verbs.QpInitAttributes;
+import io.rdma.srq.verbs.QueuePair;
+import io.rdma.srq.verbs.Verbs;
+import io.rdma.srq.verbs.WorkCompletionArray;
+
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/** A peer on its own soft context: one RC QP connected over the soft rdma_cm, sending messages. */
+public final class SoftSender implements AutoCloseable {
+    private static final int DEPTH = 64;
+    private final Context ctx;
+    private final CompletionQueue cq;
+    private final QueuePair qp;
+    private final MemoryRegion mr;
+    private final CmConnection connection;
+    private final WorkCompletionArray wcs = new WorkCompletionArray(DEPTH);
+    private final int slot;
+    private long sent;
+    private int inFlight;
+    /** Send completions with an error status. */
+    public int sendErrors;
+
+    /**
+     * @param to           the listener's address
+     * @param messageBytes the largest message
+     * @throws VerbsException when the connect fails
+     */
+    public SoftSender(InetSocketAddress to, int messageBytes) throws VerbsException {
+        ctx = Verbs.provider(Verbs.SOFT).open("soft_rxe0");
+        ProtectionDomain pd = ctx.allocPd();
+        cq = ctx.createCq(DEPTH * 2, null);
+        qp = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, cq, cq, null, DEPTH, 1, 1, 1, 0));
+        slot = Math.max(8, messageBytes);
+        // one buffer per send-queue slot: a buffer is reused only after its send completed
+        mr = pd.allocateRegistered((long) slot * DEPTH, java.util.EnumSet.of(AccessFlag.LOCAL_WRITE));
+        connection = ctx.connect(qp, to, Duration.ofSeconds(5));
+    }
+
+    /** @return the sender's QP number (the receiver's src_qp) */
+    public int qpNum() {
+        return qp.qpNum();
+    }
+
+    /**
+     * Sends one message whose first 8 bytes are {@code seq}, waiting for send-queue room.
+     *
+     * @param seq    a sequence number written into the message
+     * @param length message length, ≥ 8
+     * @param imm    immediate data or null
+     * @throws VerbsException on a verbs error
+     */
+    public void send(long seq, int length, Integer imm) throws VerbsException {
+        while (inFlight >= DEPTH) {
+            reap();
+        }
+        long offset = (sent++ % DEPTH) * slot;
+        mr.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, offset, seq);
+        qp.postSend(seq, mr, offset, length, imm);
+        inFlight++;
+    }
+
+    private void reap() throws VerbsException {
+        int n = cq.poll(wcs);
+        for (int i = 0; i < n; i++) {
+            if (!wcs.isSuccess(i)) {
+                sendErrors++;
+            }
+        }
+        inFlight -= n;
+        if (n == 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Waits for every send to complete.
+     *
+     * @param timeout the longest wait
+     * @throws VerbsException on a verbs error
+     */
+    public void drain(Duration timeout) throws VerbsException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (inFlight > 0 && System.nanoTime() < deadline) {
+            reap();
+        }
+    }
+
+    @Override
+    public void close() throws VerbsException {
+        wcs.close();
+        connection.close();
+        ctx.close();
+    }
+}

@@ -1,0 +1,131 @@
+package io.rdma.srq.ra.testing;
+
+import io.rdma.srq.api.ReceiveCompletion;
+import io.rdma.srq.api.SrqReceiveListener;
+import jakarta.resource.spi.UnavailableException;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+
+import javax.transaction.xa.XAResource;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A MessageEndpointFactory as the EJB container provides one, for tests without a container: its
+ * endpoints record every message, check that beforeDelivery / onReceive / afterDelivery are strictly
+ * paired, count concurrent deliveries, and can be held at a gate or made to throw.
+ */
+public final class TestEndpointFactory implements MessageEndpointFactory {
+    /** One received message, copied during the call. */
+    public record Received(long wrId, int byteLen, byte[] payload, boolean hasImm, int immData, int srcQp, int qpNum) {
+    }
+
+    /** Messages in arrival order. */
+    public final List<Received> received = new CopyOnWriteArrayList<>();
+    /** Pairing violations seen (must stay empty). */
+    public final List<String> violations = new CopyOnWriteArrayList<>();
+    /** Endpoints created and released. */
+    public final AtomicInteger created = new AtomicInteger();
+    /** Endpoints released. */
+    public final AtomicInteger released = new AtomicInteger();
+    /** Highest number of deliveries running at once. */
+    public final AtomicInteger maxConcurrent = new AtomicInteger();
+    private final AtomicInteger concurrent = new AtomicInteger();
+    private volatile CountDownLatch gate = new CountDownLatch(0);
+    private volatile Consumer<ReceiveCompletion> behaviour = c -> { };
+
+    /** Holds every delivery until {@link #open()}. */
+    public void close() {
+        gate = new CountDownLatch(1);
+    }
+
+    /** Lets held and later deliveries through. */
+    public void open() {
+        gate.countDown();
+    }
+
+    /** @param b extra work (e.g. throwing) done in onReceive after recording */
+    public void behaviour(Consumer<ReceiveCompletion> b) {
+        this.behaviour = b;
+    }
+
+    @Override
+    public MessageEndpoint createEndpoint(XAResource xa) throws UnavailableException {
+        created.incrementAndGet();
+        return new Endpoint();
+    }
+
+    @Override
+    public MessageEndpoint createEndpoint(XAResource xa, long timeout) throws UnavailableException {
+        return createEndpoint(xa);
+    }
+
+    @Override
+    public boolean isDeliveryTransacted(Method method) {
+        return false;
+    }
+
+    @Override
+    public String getActivationName() {
+        return "TestEndpoint";
+    }
+
+    @Override
+    public Class<?> getEndpointClass() {
+        return Endpoint.class;
+    }
+
+    /** The endpoint: an MDB instance stand-in. */
+    public final class Endpoint implements MessageEndpoint, SrqReceiveListener {
+        private String state = "idle";
+
+        @Override
+        public void beforeDelivery(Method method) {
+            if (!state.equals("idle")) {
+                violations.add("beforeDelivery in state " + state);
+            }
+            state = "before";
+        }
+
+        @Override
+        public void onReceive(ReceiveCompletion c) {
+            if (!state.equals("before")) {
+                violations.add("onReceive in state " + state);
+            }
+            state = "delivering";
+            int now = concurrent.incrementAndGet();
+            maxConcurrent.accumulateAndGet(now, Math::max);
+            try {
+                received.add(new Received(c.wrId(), c.byteLen(), c.copyPayload(), c.hasImmData(), c.immData(), c.srcQp(),
+                        c.qpNum()));
+                if (!gate.await(30, TimeUnit.SECONDS)) {
+                    violations.add("gate never opened");
+                }
+                behaviour.accept(c);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                concurrent.decrementAndGet();
+                state = "delivered";
+            }
+        }
+
+        @Override
+        public void afterDelivery() {
+            if (!state.equals("delivered")) {
+                violations.add("afterDelivery in state " + state);
+            }
+            state = "idle";
+        }
+
+        @Override
+        public void release() {
+            released.incrementAndGet();
+        }
+    }
+}
