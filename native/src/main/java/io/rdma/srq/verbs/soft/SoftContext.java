@@ -38,12 +38,13 @@ final class SoftContext extends SoftResource implements Context {
     private final SoftDevice device;
     private final SoftEventQueue<Pending> events = new SoftEventQueue<>();
 
-    private record Pending(AsyncEventType type, VerbsObject element) {
+    private record Pending(AsyncEventType type, VerbsObject element, int portNum) {
     }
 
     SoftContext(SoftDevice device) {
         super(null, "context " + device.name(), "ibv_close_device");
         this.device = device;
+        device.opened(this);
     }
 
     SoftDevice device() {
@@ -61,7 +62,17 @@ final class SoftContext extends SoftResource implements Context {
      * @param element the CQ, QP or SRQ it names
      */
     void queueEvent(AsyncEventType type, VerbsObject element) {
-        events.add(new Pending(type, element));
+        events.add(new Pending(type, element, 0));
+    }
+
+    /**
+     * Queues a port or device event (IBV_EVENT_PORT_ERR, IBV_EVENT_DEVICE_FATAL, …).
+     *
+     * @param type    the event type
+     * @param portNum the port for port events, else 0
+     */
+    void queuePortEvent(AsyncEventType type, int portNum) {
+        events.add(new Pending(type, null, portNum));
     }
 
     @Override
@@ -141,7 +152,7 @@ final class SoftContext extends SoftResource implements Context {
     public Optional<AsyncEvent> getAsyncEvent(Duration timeout) {
         checkOpen();
         return events.take(timeout).map(p -> new AsyncEvent(p.type(),
-                p.element() == null || p.element().isClosed() ? null : p.element(), 0));
+                p.element() == null || p.element().isClosed() ? null : p.element(), p.portNum()));
     }
 
     static long toNanos(Duration timeout) {
@@ -233,6 +244,7 @@ final class SoftContext extends SoftResource implements Context {
 
     @Override
     protected void release() {
+        device.closed(this);
         events.close();
     }
 }

@@ -17,6 +17,7 @@ final class SoftDevice {
     private final byte[] linkLocalGid = new byte[16];
     private final byte[] ipv4Gid = new byte[16];
 
+    private final java.util.Set<SoftContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Object keyLock = new Object();
     private volatile SoftMemoryRegion[] mrs = new SoftMemoryRegion[64];
     private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
@@ -41,6 +42,19 @@ final class SoftDevice {
 
     SoftProfile profile() {
         return profile;
+    }
+
+    void opened(SoftContext context) {
+        contexts.add(context);
+    }
+
+    void closed(SoftContext context) {
+        contexts.remove(context);
+    }
+
+    /** @return the open contexts of this device */
+    java.util.Set<SoftContext> contexts() {
+        return contexts;
     }
 
     String name() {

@@ -98,4 +98,37 @@ public final class SoftProvider implements VerbsProvider {
     public static int liveObjects() {
         return SoftFabric.LIVE.get();
     }
+
+    /**
+     * Simulates a device fault, as a firmware error or a hot-unplug of a real HCA does: every open
+     * context of the device gets IBV_EVENT_DEVICE_FATAL (ibv_get_async_event(3)) on its async event
+     * queue. The soft device keeps working otherwise; use it to test what an application does on
+     * device loss.
+     *
+     * @param deviceName e.g. {@code soft_rxe0}
+     * @return how many contexts were told
+     * @throws IllegalArgumentException for an unknown soft device
+     */
+    public static int raiseDeviceFatal(String deviceName) {
+        return raise(deviceName, io.rdma.srq.api.AsyncEventType.DEVICE_FATAL, 0);
+    }
+
+    /**
+     * Simulates a port going down (the link of a real port failing): IBV_EVENT_PORT_ERR for
+     * {@code port} on every open context of the device.
+     *
+     * @param deviceName e.g. {@code soft_rxe0}
+     * @param port       the port number
+     * @return how many contexts were told
+     * @throws IllegalArgumentException for an unknown soft device
+     */
+    public static int raisePortError(String deviceName, int port) {
+        return raise(deviceName, io.rdma.srq.api.AsyncEventType.PORT_ERR, port);
+    }
+
+    private static int raise(String deviceName, io.rdma.srq.api.AsyncEventType type, int port) {
+        SoftDevice device = SoftFabric.device(SoftProfile.of(deviceName));
+        device.contexts().forEach(c -> c.queuePortEvent(type, port));
+        return device.contexts().size();
+    }
 }

@@ -178,6 +178,29 @@ class OutboundLifecycleTest {
     }
 
     @Test
+    void deviceFatalRaisesConnectionErrorOccurredAndThePoolDestroysTheConnection() throws Exception {
+        factory.getConnection().close();
+        assertEquals(1, cm.free.size());
+        assertTrue(SoftProvider.raiseDeviceFatal("soft_rxe0") >= 1);
+        try (SrqConnection c = factory.getConnection()) {
+            assertEquals(List.of("CLOSED", "ERROR"), cm.events.subList(0, 2),
+                    "matching read IBV_EVENT_DEVICE_FATAL and reported CONNECTION_ERROR_OCCURRED");
+            assertEquals(1, cm.all.size(), "the lost connection was destroyed, a new one opened");
+        }
+    }
+
+    @Test
+    void aPortErrorOnItsPortIsDeviceLossAndOnAnotherPortIsNot() throws Exception {
+        factory.getConnection().close();
+        SoftProvider.raisePortError("soft_rxe0", 2);
+        factory.getConnection().close();
+        assertEquals(List.of("CLOSED", "CLOSED"), cm.events, "IBV_EVENT_PORT_ERR of port 2 leaves port 1 alone");
+        SoftProvider.raisePortError("soft_rxe0", 1);
+        factory.getConnection().close();
+        assertEquals(List.of("CLOSED", "CLOSED", "ERROR", "CLOSED"), cm.events);
+    }
+
+    @Test
     void connectionsAreNotTransactional() throws Exception {
         assertEquals(TransactionSupport.TransactionSupportLevel.NoTransaction, mcf.getTransactionSupport());
         factory.getConnection().close();
