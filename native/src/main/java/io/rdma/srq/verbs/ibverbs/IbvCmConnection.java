@@ -140,9 +140,20 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
         established = true;
     }
 
+    /**
+     * DISCONNECTED arrived. If the peer started it, reply with rdma_disconnect(3) (the DREP):
+     * otherwise the peer waits for its DREQ to time out before it sees DISCONNECTED.
+     */
     void disconnected() {
-        disconnected = true;
         established = false;
+        if (!disconnected) {
+            disconnected = true;
+            try {
+                NativeCall.status("rdma_disconnect", kind() + " (reply)", CmChannel.H.DISCONNECT, null, handle());
+            } catch (VerbsException | IllegalStateException e) {
+                // the id is gone or already disconnected: nothing to reply to
+            }
+        }
     }
 
     @Override

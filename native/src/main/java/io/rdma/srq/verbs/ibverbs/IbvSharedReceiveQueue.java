@@ -58,7 +58,7 @@ final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQu
             write(attr, requested);
             MemorySegment srq = NativeCall.pointer("ibv_create_srq", describe(requested), CREATE, null,
                     pd.handle(), init);
-            return new IbvSharedReceiveQueue(pd, srq, read(attr), false);
+            return new IbvSharedReceiveQueue(pd, srq, actual(srq, attr), false);
         }
     }
 
@@ -81,7 +81,21 @@ final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQu
             ibv_srq_init_attr_ex.cq(init, cq.handle());
             MemorySegment srq = NativeCall.pointer("ibv_create_srq_ex", "XRC " + describe(requested),
                     ContextOps.CREATE_SRQ_EX, createSrqEx, pd.ibvContext().handle(), init);
-            return new IbvSharedReceiveQueue(pd, srq, read(attr), true, xrcd, cq);
+            return new IbvSharedReceiveQueue(pd, srq, actual(srq, attr), true, xrcd, cq);
+        }
+    }
+
+    /**
+     * The sizes the SRQ really has. ibv_create_srq(3) promises to write them back into the init
+     * attributes, but rxe (rdma-core 44, kernel 6.1, measured in the lab) leaves the requested
+     * values there — create 100 reads back 100 — while ibv_query_srq reports the rounded 127. The
+     * query is authoritative; the read-back is the fallback if it fails.
+     */
+    private static SrqAttributes actual(MemorySegment srq, MemorySegment initAttr) {
+        try {
+            return query(srq.reinterpret(ibv_srq.sizeof()), "new SRQ");
+        } catch (VerbsException e) {
+            return read(initAttr);
         }
     }
 

@@ -26,7 +26,8 @@ import io.rdma.srq.api.WcStatus;
  *   <tr><td>srq_limit accepted</td><td>≤ max_wr and ≤ max_srq_wr</td><td>&lt; max_wr</td><td>–</td></tr>
  *   <tr><td>create-time srq_limit</td><td>honoured</td><td>ignored (reads 0)</td><td>–</td></tr>
  *   <tr><td>XRC</td><td>no (ibv_open_xrcd EOPNOTSUPP)</td><td>yes</td><td>no</td></tr>
- *   <tr><td>receive of a too long SEND</td><td>{@code REM_INV_REQ_ERR} (rxe_resp.c RESPST_ERR_LENGTH)</td>
+ *   <tr><td>receive of a too long SEND</td><td>{@code LOC_QP_OP_ERR} (measured on rxe0: an SRQ QP copies
+ *       into the SGE, fails, class E: rxe_resp.c do_class_d1e_error)</td>
  *       <td>{@code LOC_LEN_ERR}</td><td>–</td></tr>
  *   <tr><td>src_qp of an RC receive (ibv_poll_cq(3): valid for UD only)</td><td>0, as rxe_resp.c leaves it</td>
  *       <td>the sender's QP number</td><td>–</td></tr>
@@ -45,7 +46,7 @@ public enum SoftProfile {
             new PortAttributes(PortAttributes.STATE_ACTIVE, 5, 3, 1024, 0x00010000L, 0x800000L, 0, 0, 1, 0, 0, 0, 1,
                     0, 0, 0, 1, 1, 5, 2, 1, 0),
             // src_qp: rxe_resp.c sets it only from a DETH (UD), so an RC receive on rxe0 reads 0; so does this
-            null, WcStatus.REM_INV_REQ_ERR, WcStatus.LOC_QP_OP_ERR, false, false, true),
+            null, WcStatus.LOC_QP_OP_ERR, WcStatus.LOC_QP_OP_ERR, false, false, true),
 
     /** A Mellanox/NVIDIA ConnectX-5 (mlx5): no SRQ resize, create-time limit ignored, XRC. */
     MLX5("soft_mlx5_0", 0x02005efffe000002L,

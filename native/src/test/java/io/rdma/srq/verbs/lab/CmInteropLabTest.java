@@ -52,11 +52,11 @@ class CmInteropLabTest {
     }
 
     @Test
-    @DisplayName("ucmatose -c 8 -C 100: 8 clients on one SRQ, every message answered, ucmatose exits 0")
+    @DisplayName("ucmatose -c 8 -C 100: 8 clients on one SRQ; as cmatose's server, 100 messages each way per connection; ucmatose exits 0")
     void ucmatoseClientsOnOneSrq() throws Exception {
         String ucmatose = tool("ucmatose");
         try (Context ctx = Verbs.provider(Verbs.IBVERBS).open(device)) {
-            SrqEchoServer server = new SrqEchoServer(ctx, new InetSocketAddress(address, 0));
+            SrqEchoServer server = new SrqEchoServer(ctx, new InetSocketAddress(address, 0), 100, 100);
             try {
                 Process client = start(List.of(ucmatose, "-s", address.getHostAddress(), "-p",
                         String.valueOf(server.address().getPort()), "-c", "8", "-C", "100"));
@@ -64,8 +64,7 @@ class CmInteropLabTest {
                 assertEquals(true, client.waitFor(5, TimeUnit.SECONDS), "ucmatose still running");
                 assertEquals(0, client.exitValue(), "ucmatose exit code");
                 assertEquals(8, server.accepted, "connections accepted onto the SRQ");
-                assertEquals(800, server.received, "messages received through the SRQ");
-                assertEquals(800, server.answered, "messages answered");
+                assertEquals(800, server.received, "replies received through the one SRQ");
                 assertEquals(0, server.errorCompletions, "error completions");
             } finally {
                 server.close();

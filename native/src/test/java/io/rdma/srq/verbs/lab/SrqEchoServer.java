@@ -28,9 +28,13 @@ import java.util.function.BooleanSupplier;
 
 /**
  * An rdma_cm server on ONE shared receive queue: every accepted connection is an RC QP whose
- * receives come from the SRQ; every message received is answered with a message of the same
- * length on the QP it came from, and its buffer is reposted. What ucmatose and rdma_client
- * expect of their server.
+ * receives come from the SRQ, and every receive buffer is reposted after use. Two roles:
+ * <ul>
+ *   <li>echo ({@code initiate == 0}): every message received is answered with one of the same
+ *       length on its QP — what rdma_client expects of rdma_server;</li>
+ *   <li>ucmatose's server ({@code initiate > 0}): on ESTABLISHED it sends {@code initiate}
+ *       messages, counts as many replies through the SRQ, then disconnects (cmatose.c run_server).</li>
+ * </ul>
  */
 final class SrqEchoServer implements AutoCloseable {
     static final int BUFFER = 4096;
@@ -46,6 +50,9 @@ final class SrqEchoServer implements AutoCloseable {
     private final ReceiveWorkRequests repost = new ReceiveWorkRequests(1);
     private final WorkCompletionArray wcs = new WorkCompletionArray(32);
     private final Map<Integer, CmConnection> byQpNum = new ConcurrentHashMap<>();
+    private final int initiate;
+    private final int messageSize;
+    private final Map<Integer, Integer> replies = new ConcurrentHashMap<>();
     int accepted;
     int received;
     int answered;
@@ -53,6 +60,12 @@ final class SrqEchoServer implements AutoCloseable {
     int errorCompletions;
 
     SrqEchoServer(Context ctx, InetSocketAddress address) throws VerbsException {
+        this(ctx, address, 0, 0);
+    }
+
+    SrqEchoServer(Context ctx, InetSocketAddress address, int initiate, int messageSize) throws VerbsException {
+        this.initiate = initiate;
+        this.messageSize = messageSize;
         pd = ctx.allocPd();
         cq = ctx.createCq(8192, null);
         srq = pd.createSrq(new SrqAttributes(BUFFERS, 1, 0));
@@ -92,6 +105,11 @@ final class SrqEchoServer implements AutoCloseable {
             CmConnection c = e.request().accept(qp);
             byQpNum.put(qp.qpNum(), c);
             accepted++;
+        } else if (e.type() == CmEventType.ESTABLISHED && e.connection() != null && initiate > 0) {
+            CmConnection c = e.connection();
+            for (int i = 0; i < initiate; i++) {
+                c.qp().postSend(i, sendSlab, 0, messageSize, null);
+            }
         } else if (e.type() == CmEventType.DISCONNECTED && e.connection() != null) {
             CmConnection c = e.connection();
             byQpNum.remove(c.qp().qpNum());
@@ -115,7 +133,11 @@ final class SrqEchoServer implements AutoCloseable {
         int length = wcs.byteLen(i);
         received++;
         CmConnection c = byQpNum.get(wcs.qpNum(i));
-        if (c != null) {
+        if (c != null && initiate > 0) {
+            if (replies.merge(wcs.qpNum(i), 1, Integer::sum) == initiate) {
+                c.disconnect(); // all replies in: the server ends the connection, as cmatose's does
+            }
+        } else if (c != null) {
             MemorySegment.copy(receiveSlab.segment(), (long) buffer * BUFFER, sendSlab.segment(), (long) buffer * BUFFER,
                     length);
             c.qp().postSend(buffer, sendSlab, (long) buffer * BUFFER, length, null);
