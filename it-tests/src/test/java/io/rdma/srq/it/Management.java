@@ -1,0 +1,38 @@
+package io.rdma.srq.it;
+
+import org.jboss.as.arquillian.container.ManagementClient;
+import org.jboss.as.controller.client.helpers.Operations;
+import org.jboss.dmr.ModelNode;
+
+import java.io.IOException;
+
+/** Management operations of the client-side ITs, with failures that show the server's answer. */
+final class Management {
+    /** The second connection definition's pool statistics (configure.cli, srq.properties). */
+    static final ModelNode ORDERS_POOL = Operations.createAddress("subsystem", "resource-adapters",
+            "resource-adapter", "srq-orders", "connection-definitions", "SrqOrders", "statistics", "pool");
+
+    private Management() {
+    }
+
+    /** @return the result of a successful operation @throws AssertionError with the outcome otherwise */
+    static ModelNode ok(ManagementClient client, ModelNode op) throws IOException {
+        ModelNode response = client.getControllerClient().execute(op);
+        if (!Operations.isSuccessfulOutcome(response)) {
+            throw new AssertionError("operation failed: " + op + "\n-> " + response);
+        }
+        return Operations.readResult(response);
+    }
+
+    /** @return the whole response (outcome, failure-description) */
+    static ModelNode execute(ManagementClient client, ModelNode op) throws IOException {
+        return client.getControllerClient().execute(op);
+    }
+
+    /** @return the named attribute, runtime values included */
+    static ModelNode attribute(ManagementClient client, ModelNode address, String name) throws IOException {
+        ModelNode op = Operations.createReadAttributeOperation(address, name);
+        op.get("include-defaults").set(true);
+        return ok(client, op);
+    }
+}
