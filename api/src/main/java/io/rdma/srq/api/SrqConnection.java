@@ -2,6 +2,8 @@ package io.rdma.srq.api;
 
 import jakarta.resource.ResourceException;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 
@@ -72,6 +74,17 @@ public interface SrqConnection extends AutoCloseable {
      * @throws VerbsException {@code EINVAL} for bytes &lt; 1, else the errno of ibv_reg_mr
      */
     RegisteredMemory registerMemory(long bytes, Set<AccessFlag> access) throws VerbsException;
+
+    /**
+     * Connects to a peer's rdma_cm listener (an SRQ activation, or any RC server) to send to it:
+     * rdma_resolve_addr, rdma_resolve_route, rdma_connect on a new RC QP of this connection's device.
+     *
+     * @param remote  the listener's address (on the soft device: any address a soft listener bound)
+     * @param timeout bound for each resolution step and for the reply
+     * @return the peer, closed with this handle at the latest
+     * @throws VerbsException ECONNREFUSED (rejected or nobody listening), EHOSTUNREACH, ETIMEDOUT, …
+     */
+    SrqPeer connect(InetSocketAddress remote, Duration timeout) throws VerbsException;
 
     /**
      * Returns the connection to the pool. Idempotent.

@@ -18,10 +18,11 @@ import java.util.List;
  * @param softProfile the soft device's profile when provider is soft (or auto falls back to it)
  * @param port        port number, 1..phys_port_cnt
  * @param gidIndex    GID index, 0..gid_tbl_len − 1
- * @param srqDefaults the default SRQ spec (max_wr, max_sge, srq_limit)
+ * @param srqDefaults    the default SRQ spec (max_wr, max_sge, srq_limit)
+ * @param sendBufferSize the largest message a peer connection sends, bytes
  */
 public record SrqConfig(String provider, String device, String softProfile, int port, int gidIndex,
-                        SrqAttributes srqDefaults) {
+                        SrqAttributes srqDefaults, int sendBufferSize) {
     /** Values of the provider property. */
     public static final List<String> PROVIDERS = List.of("auto", "ibverbs", "soft");
     /** Values of the softProfile property. */
@@ -39,12 +40,13 @@ public record SrqConfig(String provider, String device, String softProfile, int 
      * @param srqMaxWr    srqMaxWr text
      * @param srqMaxSge   srqMaxSge text
      * @param srqLimit    srqLimit text
+     * @param sendBufferSize sendBufferSize text
      * @return the config
      * @throws InvalidPropertyException naming the first bad property and its range
      */
     public static SrqConfig parse(PropertyCheck check, String provider, String device, String softProfile, String port,
-                                  String gidIndex, String srqMaxWr, String srqMaxSge, String srqLimit)
-            throws InvalidPropertyException {
+                                  String gidIndex, String srqMaxWr, String srqMaxSge, String srqLimit,
+                                  String sendBufferSize) throws InvalidPropertyException {
         String p = check.oneOf("provider", provider, PROVIDERS);
         String profile = check.oneOf("softProfile", softProfile, SOFT_PROFILES);
         int portNum = check.integer("port", port, 1, 255, "ports are numbered 1..phys_port_cnt");
@@ -52,8 +54,9 @@ public record SrqConfig(String provider, String device, String softProfile, int 
         int maxWr = check.integer("srqMaxWr", srqMaxWr, 1, Integer.MAX_VALUE, "at most the device's max_srq_wr");
         int maxSge = check.integer("srqMaxSge", srqMaxSge, 1, Integer.MAX_VALUE, "at most the device's max_srq_sge");
         int limit = check.integer("srqLimit", srqLimit, 0, maxWr, "0 disarms; at most srqMaxWr");
+        int send = check.integer("sendBufferSize", sendBufferSize, 1, 1 << 30, "bytes per message sent to a peer");
         return new SrqConfig(p, device == null ? "" : device.trim(), profile, portNum, gid,
-                new SrqAttributes(maxWr, maxSge, limit));
+                new SrqAttributes(maxWr, maxSge, limit), send);
     }
 
     /**

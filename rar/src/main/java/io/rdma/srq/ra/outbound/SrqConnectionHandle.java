@@ -8,8 +8,11 @@ import io.rdma.srq.api.RegisteredMemory;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqHandle;
+import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.api.VerbsException;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -23,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class SrqConnectionHandle implements SrqConnection {
     private volatile SrqManagedConnection mc;
     private final List<RegisteredMemoryImpl> memory = new CopyOnWriteArrayList<>();
+    private final List<SrqPeerImpl> peers = new CopyOnWriteArrayList<>();
 
     SrqConnectionHandle(SrqManagedConnection mc) {
         this.mc = mc;
@@ -80,6 +84,13 @@ public final class SrqConnectionHandle implements SrqConnection {
     }
 
     @Override
+    public SrqPeer connect(InetSocketAddress remote, Duration timeout) throws VerbsException {
+        SrqPeerImpl p = SrqPeerImpl.connect(mc(), remote, timeout, peers::remove);
+        peers.add(p);
+        return p;
+    }
+
+    @Override
     public void close() {
         SrqManagedConnection m = mc;
         if (m == null) {
@@ -93,6 +104,14 @@ public final class SrqConnectionHandle implements SrqConnection {
     /** Frees the handle's memory and detaches it; later use throws IllegalStateException. */
     void invalidate(List<VerbsException> failures) {
         mc = null;
+        for (SrqPeerImpl p : List.copyOf(peers)) {
+            try {
+                p.close();
+            } catch (VerbsException e) {
+                failures.add(e);
+            }
+        }
+        peers.clear();
         for (RegisteredMemoryImpl m : List.copyOf(memory)) {
             try {
                 m.close();

@@ -54,12 +54,16 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     @ConfigProperty(defaultValue = "0", description = "Default SRQ srq_limit (low watermark), 0..srqMaxWr; 0 = not armed")
     private String srqLimit = "0";
 
+    @ConfigProperty(defaultValue = "4096", description = "Largest message sent to a peer (SrqConnection.connect), bytes, 1..1073741824")
+    private String sendBufferSize = "4096";
+
     private transient ResourceAdapter resourceAdapter;
     private transient PrintWriter logWriter;
 
     /** @return the parsed configuration @throws ResourceException naming a bad property and its range */
     public SrqConfig config() throws ResourceException {
-        return SrqConfig.parse(CHECK, provider, device, softProfile, port, gidIndex, srqMaxWr, srqMaxSge, srqLimit);
+        return SrqConfig.parse(CHECK, provider, device, softProfile, port, gidIndex, srqMaxWr, srqMaxSge, srqLimit,
+                sendBufferSize);
     }
 
     PropertyCheck check() {
@@ -202,17 +206,28 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         this.srqLimit = srqLimit;
     }
 
+    /** @return sendBufferSize text */
+    public String getSendBufferSize() {
+        return sendBufferSize;
+    }
+
+    /** @param sendBufferSize 1..1073741824 bytes */
+    public void setSendBufferSize(String sendBufferSize) {
+        this.sendBufferSize = sendBufferSize;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof SrqManagedConnectionFactory f && Objects.equals(provider, f.provider)
                 && Objects.equals(device, f.device) && Objects.equals(softProfile, f.softProfile)
                 && Objects.equals(port, f.port) && Objects.equals(gidIndex, f.gidIndex)
                 && Objects.equals(srqMaxWr, f.srqMaxWr) && Objects.equals(srqMaxSge, f.srqMaxSge)
-                && Objects.equals(srqLimit, f.srqLimit);
+                && Objects.equals(srqLimit, f.srqLimit) && Objects.equals(sendBufferSize, f.sendBufferSize);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(provider, device, softProfile, port, gidIndex, srqMaxWr, srqMaxSge, srqLimit);
+        return Objects.hash(provider, device, softProfile, port, gidIndex, srqMaxWr, srqMaxSge, srqLimit,
+                sendBufferSize);
     }
 }

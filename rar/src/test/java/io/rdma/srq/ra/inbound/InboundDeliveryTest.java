@@ -133,6 +133,41 @@ class InboundDeliveryTest {
     }
 
     @Test
+    void anOutboundPeerOfAPooledConnectionSendsToTheActivation() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "128", "srqLimit", "0", "bufferSize", "256"));
+        io.rdma.srq.ra.outbound.SrqManagedConnectionFactory mcf = new io.rdma.srq.ra.outbound.SrqManagedConnectionFactory();
+        mcf.setProvider("soft");
+        mcf.setSendBufferSize("256");
+        mcf.setResourceAdapter(ra);
+        io.rdma.srq.ra.testing.TestConnectionManager cm = new io.rdma.srq.ra.testing.TestConnectionManager();
+        io.rdma.srq.api.SrqConnectionFactory factory = (io.rdma.srq.api.SrqConnectionFactory) mcf.createConnectionFactory(cm);
+        try (io.rdma.srq.api.SrqConnection c = factory.getConnection()) {
+            io.rdma.srq.api.SrqPeer peer = c.connect(a.listenAddress(), Duration.ofSeconds(5));
+            ByteBuffer m = ByteBuffer.allocate(100).order(ByteOrder.nativeOrder());
+            for (int i = 0; i < 1000; i++) {
+                m.clear();
+                m.putLong(0, i);
+                peer.send(m, i);
+            }
+            peer.flush(Duration.ofSeconds(20));
+            assertEquals(1000, peer.sent());
+            io.rdma.srq.api.VerbsException tooBig = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.rdma.srq.api.VerbsException.class, () -> peer.send(ByteBuffer.allocate(257)));
+            assertEquals("EMSGSIZE", tooBig.errnoName());
+            assertTrue(tooBig.getMessage().contains("sendBufferSize 256"), tooBig.getMessage());
+            io.rdma.srq.api.VerbsException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.rdma.srq.api.VerbsException.class,
+                    () -> c.connect(new java.net.InetSocketAddress("10.0.0.1", 1), Duration.ofSeconds(2)));
+            assertEquals("ECONNREFUSED", refused.errnoName());
+        }
+        await(() -> endpoints.received.size() == 1000, "1000 deliveries");
+        Set<Integer> imms = new HashSet<>();
+        endpoints.received.forEach(r -> imms.add(r.immData()));
+        assertEquals(1000, imms.size(), "every message once, with its immediate data");
+        cm.flush();
+    }
+
+    @Test
     void anEndpointExceptionIsCountedAndItsBufferStillReposted() throws Exception {
         SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1"));
         endpoints.behaviour(c -> {
