@@ -43,7 +43,9 @@ public interface SharedReceiveQueue extends VerbsObject {
      * @throws VerbsException {@code EINVAL} if the device lacks SRQ_RESIZE, if maxWr exceeds
      *                        max_srq_wr, or if it is below an armed srq_limit; nothing is modified
      */
-    void resize(int maxWr) throws VerbsException;
+    default void resize(int maxWr) throws VerbsException {
+        modify(new SrqAttributes(maxWr, 0, 0), MODIFY_MAX_WR);
+    }
 
     /**
      * ibv_modify_srq(3) with IBV_SRQ_LIMIT: arms the one-shot low-watermark event. When fewer than
@@ -53,7 +55,9 @@ public interface SharedReceiveQueue extends VerbsObject {
      * @param srqLimit the watermark in WRs, 0..max_wr (0 disarms on most devices)
      * @throws VerbsException {@code EINVAL} if srqLimit exceeds max_wr (mlx5: ≥ max_wr)
      */
-    void armLimit(int srqLimit) throws VerbsException;
+    default void armLimit(int srqLimit) throws VerbsException {
+        modify(new SrqAttributes(0, 0, srqLimit), MODIFY_LIMIT);
+    }
 
     /**
      * ibv_modify_srq(3) with an explicit mask.
@@ -63,6 +67,19 @@ public interface SharedReceiveQueue extends VerbsObject {
      * @throws VerbsException {@code EINVAL} for any invalid attribute; then nothing is modified
      */
     void modify(SrqAttributes attributes, int mask) throws VerbsException;
+
+    /**
+     * Checks an ibv_modify_srq(3) mask.
+     *
+     * @param mask the mask
+     * @throws VerbsException {@code EINVAL} unless it is MAX_WR, LIMIT or both
+     */
+    static void checkModifyMask(int mask) throws VerbsException {
+        if ((mask & ~(MODIFY_MAX_WR | MODIFY_LIMIT)) != 0 || mask == 0) {
+            throw new VerbsException("ibv_modify_srq", io.rdma.srq.api.Errno.EINVAL,
+                    "srq_attr_mask must be IBV_SRQ_MAX_WR, IBV_SRQ_LIMIT or both, got 0x" + Integer.toHexString(mask));
+        }
+    }
 
     /**
      * Posts the first {@code count} receive WRs of {@code wrs} as one chain (the static inline

@@ -10,7 +10,6 @@ import io.rdma.srq.verbs.ffi.rdmacm.rdma_event_channel;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.time.Duration;
@@ -22,7 +21,7 @@ import java.util.Optional;
  */
 final class CmChannel {
     static final String LIBRARY = "librdmacm.so.1";
-    private static final boolean AVAILABLE = probe();
+    private static final boolean AVAILABLE = io.rdma.srq.verbs.spi.NativeLibrary.loads(LIBRARY);
 
     /** The librdmacm calls, linked only once the library is known to load. */
     static final class H {
@@ -54,15 +53,6 @@ final class CmChannel {
     private final MemorySegment channel;
     private final int fd;
 
-
-    private static boolean probe() {
-        try {
-            SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
 
     static void ensureAvailable() throws VerbsException {
         if (!AVAILABLE) {

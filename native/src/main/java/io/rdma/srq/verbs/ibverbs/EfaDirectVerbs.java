@@ -8,7 +8,6 @@ import io.rdma.srq.verbs.ffi.efa.efadv_device_attr;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
 
@@ -18,20 +17,11 @@ import java.util.Optional;
  * a libefa that knows fewer fields zeroes the rest, a newer one fills only what fits.
  */
 final class EfaDirectVerbs {
-    private static final boolean AVAILABLE = probe();
+    private static final boolean AVAILABLE = io.rdma.srq.verbs.spi.NativeLibrary.loads("libefa.so.1");
     private static final MethodHandle QUERY = AVAILABLE ? NativeCall.capturing(
             EfaDv.efadv_query_device$address(), EfaDv.efadv_query_device$descriptor()) : null;
 
     private EfaDirectVerbs() {
-    }
-
-    private static boolean probe() {
-        try {
-            SymbolLookup.libraryLookup("libefa.so.1", Arena.global());
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 
     static Optional<EfaDeviceAttributes> query(MemorySegment context, String deviceName) throws VerbsException {

@@ -128,10 +128,7 @@ final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQu
 
     /** ibv_modify_srq(3) on any ibv_srq (also librpma's). */
     static void modify(MemorySegment srq, SrqAttributes values, int mask, String kind) throws VerbsException {
-        if ((mask & ~(MODIFY_MAX_WR | MODIFY_LIMIT)) != 0 || mask == 0) {
-            throw new VerbsException("ibv_modify_srq", Errno.EINVAL,
-                    "srq_attr_mask must be IBV_SRQ_MAX_WR, IBV_SRQ_LIMIT or both, got 0x" + Integer.toHexString(mask));
-        }
+        SharedReceiveQueue.checkModifyMask(mask);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_srq_attr.layout());
             write(attr, values);
@@ -160,16 +157,6 @@ final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQu
     @Override
     public SrqAttributes query() throws VerbsException {
         return attributes.query();
-    }
-
-    @Override
-    public void resize(int maxWr) throws VerbsException {
-        modify(new SrqAttributes(maxWr, 0, 0), MODIFY_MAX_WR);
-    }
-
-    @Override
-    public void armLimit(int srqLimit) throws VerbsException {
-        modify(new SrqAttributes(0, 0, srqLimit), MODIFY_LIMIT);
     }
 
     @Override

@@ -9,7 +9,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
@@ -20,20 +19,11 @@ import java.lang.invoke.VarHandle;
  */
 final class Librpma {
     static final String LIBRARY = "librpma.so.0";
-    private static final boolean AVAILABLE = probe();
+    private static final boolean AVAILABLE = io.rdma.srq.verbs.spi.NativeLibrary.loads(LIBRARY);
     private static final StructLayout STATE = java.lang.foreign.Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
     private Librpma() {
-    }
-
-    private static boolean probe() {
-        try {
-            SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 
     static void ensureAvailable() throws VerbsException {

@@ -202,16 +202,6 @@ final class SoftSharedReceiveQueue extends SoftResource implements SharedReceive
         return attributes.query();
     }
 
-    @Override
-    public void resize(int maxWr) throws VerbsException {
-        modify(new SrqAttributes(maxWr, 0, 0), MODIFY_MAX_WR);
-    }
-
-    @Override
-    public void armLimit(int srqLimit) throws VerbsException {
-        modify(new SrqAttributes(0, 0, srqLimit), MODIFY_LIMIT);
-    }
-
     /**
      * ibv_modify_srq(3); the values are checked first and applied only if all are valid (the NOTES
      * of ibv_modify_srq(3)). max_sge is never modified.
@@ -222,10 +212,7 @@ final class SoftSharedReceiveQueue extends SoftResource implements SharedReceive
     @Override
     public void modify(SrqAttributes values, int mask) throws VerbsException {
         checkOpen();
-        if ((mask & ~(MODIFY_MAX_WR | MODIFY_LIMIT)) != 0 || mask == 0) {
-            throw new VerbsException("ibv_modify_srq", Errno.EINVAL,
-                    "srq_attr_mask must be IBV_SRQ_MAX_WR, IBV_SRQ_LIMIT or both, got 0x" + Integer.toHexString(mask));
-        }
+        SharedReceiveQueue.checkModifyMask(mask);
         int deviceMax = profile.deviceAttributes().maxSrqWr();
         synchronized (lock) {
             if ((mask & MODIFY_MAX_WR) != 0) {
