@@ -26,9 +26,9 @@ import io.rdma.srq.api.WcStatus;
  *   <tr><td>srq_limit accepted</td><td>≤ max_wr and ≤ max_srq_wr</td><td>&lt; max_wr</td><td>–</td></tr>
  *   <tr><td>create-time srq_limit</td><td>honoured</td><td>ignored (reads 0)</td><td>–</td></tr>
  *   <tr><td>XRC</td><td>no (ibv_open_xrcd EOPNOTSUPP)</td><td>yes</td><td>no</td></tr>
- *   <tr><td>receive of a too long SEND</td><td>{@code LOC_QP_OP_ERR} (measured on rxe0: an SRQ QP copies
- *       into the SGE, fails, class E: rxe_resp.c do_class_d1e_error)</td>
- *       <td>{@code LOC_LEN_ERR}</td><td>–</td></tr>
+ *   <tr><td>a too long SEND: receive / send status</td><td>{@code LOC_QP_OP_ERR} / {@code REM_OP_ERR}
+ *       (measured on rxe0)</td>
+ *       <td>{@code LOC_LEN_ERR} / {@code REM_INV_REQ_ERR}</td><td>–</td></tr>
  *   <tr><td>src_qp of an RC receive (ibv_poll_cq(3): valid for UD only)</td><td>0, as rxe_resp.c leaves it</td>
  *       <td>the sender's QP number</td><td>–</td></tr>
  *   <tr><td>QP_LAST_WQE_REACHED</td><td>never (pitfall 8)</td><td>when an SRQ-attached QP enters ERROR</td><td>–</td></tr>
@@ -147,6 +147,14 @@ public enum SoftProfile {
     /** @return the receive status when the receive SGE is not inside a writable MR of the QP's PD */
     WcStatus recvProtectionError() {
         return recvProtectionError;
+    }
+
+    /**
+     * @return the sender's status when its SEND was longer than the receive buffer: REM_OP_ERR on
+     *         rxe (measured on rxe0, kernel 6.1), REM_INV_REQ_ERR (the responder's NAK) elsewhere
+     */
+    WcStatus sendLengthError() {
+        return this == RXE ? WcStatus.REM_OP_ERR : WcStatus.REM_INV_REQ_ERR;
     }
 
     /** @return whether an RC receive completion carries the sender's QP number in src_qp */

@@ -30,8 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Errors, as rxe reports them (rxe_resp.c, rxe_comp.c), each moving the QPs involved to ERROR
  * (later and waiting sends of a QP in ERROR complete with {@code WR_FLUSH_ERR}):
  * <ul>
- *   <li>message longer than the receive SGEs: receive {@link SoftProfile} length status (rxe
- *       {@code REM_INV_REQ_ERR}, mlx5 {@code LOC_LEN_ERR}); send {@code REM_INV_REQ_ERR};</li>
+ *   <li>message longer than the receive SGEs: receive rxe {@code LOC_QP_OP_ERR}, mlx5
+ *       {@code LOC_LEN_ERR}; send rxe {@code REM_OP_ERR}, mlx5 {@code REM_INV_REQ_ERR} (rxe values
+ *       measured on rxe0);</li>
  *   <li>receive SGE outside a writable MR of the receiver's PD: receive rxe {@code LOC_QP_OP_ERR},
  *       mlx5 {@code LOC_PROT_ERR}; send {@code REM_OP_ERR};</li>
  *   <li>sender MR closed or of another PD: send {@code LOC_PROT_ERR};</li>
@@ -333,7 +334,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
         }
         if (length > room) {
             recvError = b.profile.recvLengthError();
-            sendError = WcStatus.REM_INV_REQ_ERR;
+            sendError = b.profile.sendLengthError();
         } else if (!scatter(b, mr, offset, length)) {
             recvError = b.profile.recvProtectionError();
             sendError = WcStatus.REM_OP_ERR;

@@ -1,0 +1,147 @@
+#!/bin/bash
+# run-lab.sh : the rxe lab end to end, one command, for CI and for people.
+#   1. setup-host.sh               apt packages + Debian kernel (idempotent; ~1 s when done)
+#   2. host build (never in the guest): mvn install of native (and what it needs), then native's
+#      test class path (classes, test-classes, every test-scope jar) plus
+#      junit-platform-console-standalone snapshotted into <it-tests>/target/lab-classpath
+#   3. ONE guest boot (run-in-vm.sh) running tests/lab-suite.sh: ibv_devinfo -v, the sanity
+#      tests (ibv_srq_pingpong -g 1, ib_send_bw --use-srq -x 1, two processes each) and the
+#      JUnit console launcher on native's test classes with
+#      -Dverbs.provider=ibverbs -Dverbs.device=rxe0 -Dverbs.gidIndex=1 -Dverbs.devinfo=...
+#      -Dverbs.listenAddress=10.77.0.1 (rxe0's netdev address, for rdma_cm tests)
+#      Reports go to <it-tests>/target/lab-reports (shared read-write into the guest).
+#   4. on the host: JUnit summary from the XML report, kernel and rdma-core versions, times.
+# Exit code: 0 only if every sanity test passed, no JUnit test failed and at least one JUnit
+# test ran (found minus skipped > 0). 2 = setup/build problem, 1 = a test problem.
+#
+# Knobs (environment; those of run-in-vm.sh apply too, e.g. RXE_WORK, RXE_MEM, RXE_SMP):
+#   LAB_REPORTS        reports dir (default <it-tests>/target/lab-reports; emptied first)
+#   LAB_SKIP_SETUP=1   skip setup-host.sh          LAB_SKIP_BUILD=1  reuse target/lab-classpath
+#   LAB_MVN_ARGS       extra Maven args for the host build (e.g. -o)
+#   LAB_SETUP_TIMEOUT  seconds for setup-host.sh (default 900)
+#   LAB_BUILD_TIMEOUT  seconds for each Maven call (default 900)
+#   LAB_STEP_TIMEOUT   seconds for each guest sanity step (default 120)
+#   LAB_JUNIT_TIMEOUT  seconds for the JUnit run in the guest (default 1200)
+#   LAB_JUNIT_ARGS     extra console-launcher args (e.g. "--include-classname=.*Devinfo.*")
+#   LAB_JAVA_OPTS      extra JVM args for the tests
+#   LAB_DEVICE (rxe0)  LAB_GID_INDEX (1)  LAB_LISTEN_ADDRESS (RXE_ADDR without the prefix: 10.77.0.1)
+#   LAB_JAVA_HOME      JDK 25 for the host build and the guest (default /usr/lib/jvm/temurin-25-jdk-amd64)
+#   RXE_BOOT_TIMEOUT (180), RXE_TIMEOUT (whole VM; default here 2400)
+set -u
+T0=$(date +%s.%N)
+LAB=$(cd "$(dirname "$0")" && pwd)
+IT=$(cd "$LAB/.." && pwd)                    # it-tests/
+REPO=$(cd "$IT/.." && pwd)
+export JAVA_HOME=${LAB_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+JUNIT_CONSOLE=org.junit.platform:junit-platform-console-standalone:6.1.3
+DEP_PLUGIN=org.apache.maven.plugins:maven-dependency-plugin:3.9.0
+CPD=$IT/target/lab-classpath
+REPORTS=${LAB_REPORTS:-$IT/target/lab-reports}
+BUILD_TO=${LAB_BUILD_TIMEOUT:-900}
+now() { date +%s.%N; }
+dt() { awk "BEGIN{printf \"%.1f\", $2 - $1}"; }
+say() { echo "run-lab: $*" >&2; }
+die() { say "$*"; exit 2; }
+# Maven's guava calls sun.misc.Unsafe: keep JDK 25's warnings about it out of the log
+export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+mvn_() {   # Debian's mvn prints ANSI resets even in batch mode: strip them
+  timeout -k 10 "$BUILD_TO" mvn -B -q -Dstyle.color=never ${LAB_MVN_ARGS:-} "$@" 2>&1 | sed -u 's/\x1b\[[0-9;]*m//g'
+  return "${PIPESTATUS[0]}"
+}
+
+# 1. host setup -----------------------------------------------------------------------------
+T_SETUP=$(now)
+if [ "${LAB_SKIP_SETUP:-0}" != 1 ]; then
+  timeout -k 10 "${LAB_SETUP_TIMEOUT:-900}" "$LAB/setup-host.sh" || die "setup-host.sh failed or timed out (rc=$?)"
+fi
+T_BUILD=$(now)
+
+# 2. host build of the test class path ------------------------------------------------------
+if [ "${LAB_SKIP_BUILD:-0}" != 1 ] || [ ! -s "$CPD/classpath.txt" ]; then
+  say "building native on the host (mvn -pl native -am install -DskipTests)"
+  mvn_ -f "$REPO/pom.xml" -pl native -am install -DskipTests || die "host build failed (rc=$?)"
+  rm -rf "$CPD.tmp"; mkdir -p "$CPD.tmp/lib"
+  mvn_ -f "$REPO/native/pom.xml" "$DEP_PLUGIN:build-classpath" -Dmdep.includeScope=test \
+    -Dmdep.outputFile="$CPD.tmp/m2-classpath.txt" || die "dependency:build-classpath failed"
+  mvn_ -f "$REPO/native/pom.xml" "$DEP_PLUGIN:copy" -Dartifact="$JUNIT_CONSOLE" \
+    -DoutputDirectory="$CPD.tmp" -Dmdep.stripVersion=true || die "cannot resolve $JUNIT_CONSOLE"
+  # a snapshot: the guest run must not see concurrent rebuilds of native/target or ~/.m2
+  cp -a "$REPO/native/target/classes" "$CPD.tmp/classes" || die "no native/target/classes"
+  cp -a "$REPO/native/target/test-classes" "$CPD.tmp/test-classes" || die "no native/target/test-classes"
+  cp_=()
+  IFS=: read -ra JARS < "$CPD.tmp/m2-classpath.txt"
+  for j in "${JARS[@]}"; do
+    [ -n "$j" ] || continue
+    cp "$j" "$CPD.tmp/lib/" || die "cannot copy $j"
+    cp_+=("$CPD/lib/$(basename "$j")")
+  done
+  (IFS=:; echo "${cp_[*]}") > "$CPD.tmp/classpath.txt"
+  rm -rf "$CPD"; mv "$CPD.tmp" "$CPD"
+  [ -s "$CPD/junit-platform-console-standalone.jar" ] || die "console launcher jar missing"
+fi
+NTEST=$(find "$CPD/test-classes" -name '*Test.class' -o -name '*Tests.class' | wc -l)
+say "test class path in $CPD ($(ls "$CPD/lib" | wc -l) jars, $NTEST test classes)"
+T_VM=$(now)
+
+# 3. one guest boot -------------------------------------------------------------------------
+rm -rf "$REPORTS"; mkdir -p "$REPORTS"; REPORTS=$(cd "$REPORTS" && pwd)
+export LAB_DEVICE=${LAB_DEVICE:-rxe0} LAB_GID_INDEX=${LAB_GID_INDEX:-1}
+export LAB_LISTEN_ADDRESS=${LAB_LISTEN_ADDRESS:-$(A=${RXE_ADDR:-10.77.0.1/24}; echo "${A%/*}")}
+export LAB_STEP_TIMEOUT=${LAB_STEP_TIMEOUT:-120} LAB_JUNIT_TIMEOUT=${LAB_JUNIT_TIMEOUT:-1200}
+export LAB_JUNIT_ARGS=${LAB_JUNIT_ARGS:-} LAB_JAVA_OPTS=${LAB_JAVA_OPTS:-}
+export LAB_JAVA=$JAVA_HOME/bin/java
+RXE_RW=$REPORTS RXE_TIMINGS=$REPORTS/vm-timings.txt \
+RXE_ENV="LAB_DEVICE LAB_GID_INDEX LAB_LISTEN_ADDRESS LAB_STEP_TIMEOUT LAB_JUNIT_TIMEOUT LAB_JUNIT_ARGS LAB_JAVA_OPTS LAB_JAVA" \
+RXE_TIMEOUT=${RXE_TIMEOUT:-2400} RXE_CMD_TIMEOUT=${RXE_CMD_TIMEOUT:-$((LAB_JUNIT_TIMEOUT + 6 * LAB_STEP_TIMEOUT + 60))} \
+  "$LAB/run-in-vm.sh" "$LAB/tests/lab-suite.sh" "$REPORTS" "$CPD" 2>&1 | tee "$REPORTS/lab-console.txt"
+VMRC=${PIPESTATUS[0]}
+T_END=$(now)
+
+# 4. summary on the host --------------------------------------------------------------------
+fail=0
+echo
+echo "==================== rxe lab summary ===================="
+echo "sanity and JUnit steps (guest):"
+if [ -s "$REPORTS/steps.txt" ]; then sed 's/^/  /' "$REPORTS/steps.txt"; else echo "  (none recorded)"; fi
+for s in ibv_devinfo ibv_srq_pingpong ib_send_bw_srq; do
+  grep -q "^$s rc=0 " "$REPORTS/steps.txt" 2>/dev/null || { echo "FAILED sanity step: $s"; fail=1; }
+done
+XML=$(ls "$REPORTS"/junit/TEST-*.xml 2>/dev/null)
+attr() { local v; v=$(sed -n "s/.*<testsuite [^>]*\b$1=\"\([0-9]*\)\".*/\1/p" "$2" | head -1); echo "${v:-0}"; }
+found=0 skipped=0 failures=0 errors=0
+for x in $XML; do
+  found=$((found + $(attr tests "$x"))); skipped=$((skipped + $(attr skipped "$x")))
+  failures=$((failures + $(attr failures "$x"))); errors=$((errors + $(attr errors "$x")))
+done
+ran=$((found - skipped)); ok=$((ran - failures - errors))
+if [ -z "$XML" ]; then
+  echo "JUnit: NO XML report in $REPORTS/junit (see $REPORTS/junit-console.txt)"; fail=1
+else
+  echo "JUnit: $found tests found, $ok succeeded, $((failures + errors)) failed, $skipped skipped (XML: $REPORTS/junit)"
+  [ $((failures + errors)) = 0 ] || fail=1
+  [ "$ran" -gt 0 ] || { echo "JUnit: no test ran (found $found, skipped $skipped)"; fail=1; }
+  # failed test cases: name, message, first lines of the stack trace
+  awk 'function unxml(t) { gsub(/&lt;/,"<",t); gsub(/&gt;/,">",t); gsub(/&quot;/,"\"",t); gsub(/&apos;/,"\047",t); gsub(/&amp;/,"\\&",t); return t }
+       /<testcase /{match($0,/name="[^"]*"/); n=substr($0,RSTART+6,RLENGTH-7);
+                    match($0,/classname="[^"]*"/); c=substr($0,RSTART+11,RLENGTH-12)}
+       /<(failure|error)[ >]/{m=$0; sub(/.*message="/,"",m); sub(/".*/,"",m);
+                    print "  FAILED " c " > " unxml(n) ": " substr(unxml(m),1,300); st=4}
+       st>0 && /^\tat /{print "      " $0; st--}
+       /\]\]>/{st=0}' $XML
+fi
+grep -q '^junit rc=' "$REPORTS/steps.txt" 2>/dev/null || { echo "JUnit step did not finish"; fail=1; }
+for h in "$REPORTS"/hs_err_pid*.log; do     # the JVM's fatal error log (-XX:ErrorFile)
+  [ -f "$h" ] || continue
+  echo "JVM CRASHED ($h):"; grep -m1 -E '^# +SIG[A-Z]+ ' "$h" | sed 's/^/  /'; grep -m1 -A1 '^# Problematic frame' "$h" | tail -1 | sed 's/^/  /'
+  fail=1
+done
+[ "$VMRC" = 0 ] || { echo "guest command exit code $VMRC (124 = timeout, 125 = no exit code from the guest)"; fail=1; }
+KERNEL=$(cat "$REPORTS/kernel.txt" 2>/dev/null || echo unknown)
+RDMA_CORE=$(dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null || echo unknown)
+read -r BOOT CMD VMTOTAL < <(sed -n 's/^boot=\([^ ]*\) cmd=\([^ ]*\) total=\([^ ]*\).*/\1 \2 \3/p' "$REPORTS/vm-timings.txt" 2>/dev/null)
+echo "kernel: $KERNEL   rdma-core (libibverbs1): $RDMA_CORE   java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
+echo "times: setup $(dt "$T_SETUP" "$T_BUILD")s, host build $(dt "$T_BUILD" "$T_VM")s, VM $(dt "$T_VM" "$T_END")s (boot ${BOOT:-?}s, guest command ${CMD:-?}s), wall $(dt "$T0" "$T_END")s"
+echo "reports: $REPORTS"
+echo "result: $([ $fail = 0 ] && echo PASS || echo FAIL)"
+echo "$(date -u +%FT%TZ) wall=$(dt "$T0" "$T_END") boot=${BOOT:-?} kernel=$KERNEL rdma-core=$RDMA_CORE found=$found succeeded=$ok failed=$((failures + errors)) skipped=$skipped result=$([ $fail = 0 ] && echo PASS || echo FAIL)" > "$REPORTS/summary.txt"
+exit $fail
