@@ -168,6 +168,66 @@ class InboundDeliveryTest {
     }
 
     @Test
+    void aMillionMessagesWithFailingAndSlowEndpointsReconcile() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "1024", "srqLimit", "32", "initialFill", "128", "bufferSize", "64",
+                "maxConcurrency", "8", "pollMode", "busy", "replenishPolicy", "grow"));
+        java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
+        endpoints.recordPayloads(false);
+        endpoints.behaviour(c -> {
+            long seq = c.payload().order(ByteOrder.nativeOrder()).getLong(0);
+            if (seq % 997 == 0) {
+                failed.incrementAndGet();
+                throw new IllegalStateException("random endpoint failure " + seq);
+            }
+            if (seq % 50_000 == 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000_000); // a slow endpoint now and then
+            }
+        });
+        List<SoftSender> four = List.of(sender(a, 64), sender(a, 64), sender(a, 64), sender(a, 64));
+        int total = 1_000_000;
+        for (int i = 0; i < total; i++) {
+            four.get(i & 3).send(i, 64, null);
+        }
+        for (SoftSender s : four) {
+            s.drain(Duration.ofSeconds(60));
+        }
+        await(() -> a.statistics().delivered() == total, "a million deliveries");
+        ActivationStatistics st = a.statistics();
+        assertEquals(total, st.delivered(), "delivered (including failed ones) = sent");
+        assertEquals(failed.get(), st.endpointFailures(), "every endpoint failure counted");
+        assertEquals(total, endpoints.distinctSequences(), "0 duplicates, none lost");
+        assertEquals(0, st.errorCompletions());
+        await(() -> a.statistics().outstanding() == a.statistics().fill(), "outstanding receives back at the fill level");
+        assertTrue(st.limitEvents() >= 1 && !limitEvents.isEmpty(), "limit events observed: " + st.limitEvents());
+    }
+
+    @Test
+    void deactivateAndReactivateMidStreamReconciles() throws Exception {
+        SrqActivationSpec spec = spec("srqMaxWr", "256", "srqLimit", "0", "bufferSize", "64", "listenPort", "17471");
+        SrqActivation first = activate(spec);
+        SoftSender s1 = sender(first, 64);
+        for (int i = 0; i < 5000; i++) {
+            s1.send(i, 64, null);
+        }
+        s1.drain(Duration.ofSeconds(20));
+        ra.endpointDeactivation(endpoints, spec); // mid-stream: whatever the CQ held is delivered first
+        long firstDelivered = endpoints.received.size();
+        assertEquals(5000, firstDelivered, "deactivation drained every completed message");
+        assertEquals(endpoints.created.get(), endpoints.released.get());
+
+        ra.endpointActivation(endpoints, spec);
+        SrqActivation second = ra.activations().getFirst();
+        SoftSender s2 = sender(second, 64);
+        for (int i = 5000; i < 10_000; i++) {
+            s2.send(i, 64, null);
+        }
+        s2.drain(Duration.ofSeconds(20));
+        await(() -> endpoints.received.size() == 10_000, "10,000 deliveries over both activations");
+        assertEquals(10_000, endpoints.distinctSequences(), "no duplicate across the reactivation");
+        assertEquals(5000, second.statistics().delivered());
+    }
+
+    @Test
     void anEndpointExceptionIsCountedAndItsBufferStillReposted() throws Exception {
         SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1"));
         endpoints.behaviour(c -> {

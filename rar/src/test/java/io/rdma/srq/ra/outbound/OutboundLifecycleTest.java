@@ -201,6 +201,25 @@ class OutboundLifecycleTest {
     }
 
     @Test
+    void tenThousandConnectionsOpenedAndClosedLeakNothing() throws Exception {
+        SrqConnectionFactory unmanaged = (SrqConnectionFactory) mcf.createConnectionFactory();
+        for (int i = 0; i < 10_000; i++) {
+            try (SrqConnection c = unmanaged.getConnection()) { // a context + PD each, destroyed on close
+                if (i % 100 == 0) {
+                    c.openSrq("s", new SrqAttributes(16, 1, 0));
+                    c.registerMemory(4096, EnumSet.of(AccessFlag.LOCAL_WRITE));
+                }
+            }
+        }
+        for (int i = 0; i < 10_000; i++) {
+            factory.getConnection().close(); // through the pool
+        }
+        cm.flush();
+        assertEquals(liveBefore, SoftProvider.liveObjects(), "0 native objects leaked");
+        assertEquals(0, ra.openConnections());
+    }
+
+    @Test
     void connectionsAreNotTransactional() throws Exception {
         assertEquals(TransactionSupport.TransactionSupportLevel.NoTransaction, mcf.getTransactionSupport());
         factory.getConnection().close();

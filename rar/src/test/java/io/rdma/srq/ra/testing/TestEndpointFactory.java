@@ -36,8 +36,20 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
     /** Highest number of deliveries running at once. */
     public final AtomicInteger maxConcurrent = new AtomicInteger();
     private final AtomicInteger concurrent = new AtomicInteger();
+    private final java.util.Set<Long> sequences = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean recordPayloads = true;
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile Consumer<ReceiveCompletion> behaviour = c -> { };
+
+    /** @param record whether to keep a copy of every message (off for large runs; sequences are kept) */
+    public void recordPayloads(boolean record) {
+        this.recordPayloads = record;
+    }
+
+    /** @return distinct first-8-byte sequence numbers seen */
+    public int distinctSequences() {
+        return sequences.size();
+    }
 
     /** Holds every delivery until {@link #open()}. */
     public void close() {
@@ -101,8 +113,13 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
             int now = concurrent.incrementAndGet();
             maxConcurrent.accumulateAndGet(now, Math::max);
             try {
-                received.add(new Received(c.wrId(), c.byteLen(), c.copyPayload(), c.hasImmData(), c.immData(), c.srcQp(),
-                        c.qpNum()));
+                if (c.byteLen() >= 8) {
+                    sequences.add(c.payload().order(java.nio.ByteOrder.nativeOrder()).getLong(0));
+                }
+                if (recordPayloads) {
+                    received.add(new Received(c.wrId(), c.byteLen(), c.copyPayload(), c.hasImmData(), c.immData(),
+                            c.srcQp(), c.qpNum()));
+                }
                 if (!gate.await(30, TimeUnit.SECONDS)) {
                     violations.add("gate never opened");
                 }
