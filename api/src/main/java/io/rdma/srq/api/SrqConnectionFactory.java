@@ -4,6 +4,7 @@ import jakarta.resource.Referenceable;
 import jakarta.resource.ResourceException;
 
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * The connection factory applications look up ({@code @Resource(lookup = "java:/eis/SrqConnectionFactory")})
@@ -21,4 +22,13 @@ public interface SrqConnectionFactory extends Serializable, Referenceable {
      *                           the device cannot be opened; the message names the device and errno
      */
     SrqConnection getConnection() throws ResourceException;
+
+    /**
+     * The counters of the message-endpoint activations (MDBs) running on the resource adapter this
+     * factory belongs to: posted, completed and delivered messages, endpoint failures, error
+     * completions, limit events, outstanding receives, fill level, connections.
+     *
+     * @return one snapshot per activation; empty when none runs
+     */
+    List<ActivationStatistics> activationStatistics();
 }

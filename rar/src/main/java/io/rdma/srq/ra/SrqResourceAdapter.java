@@ -1,6 +1,6 @@
 package io.rdma.srq.ra;
 
-import io.rdma.srq.ra.inbound.ActivationStatistics;
+import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.ra.inbound.CdiLimitEventSink;
 import io.rdma.srq.ra.inbound.LimitEventSink;
 import io.rdma.srq.ra.inbound.SrqActivation;

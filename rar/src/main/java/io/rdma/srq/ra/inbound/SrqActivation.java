@@ -1,6 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.AsyncEventType;
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.SrqAttributes;

@@ -1,5 +1,6 @@
 package io.rdma.srq.ra.outbound;
 
+import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
 import jakarta.resource.ResourceException;
@@ -7,6 +8,7 @@ import jakarta.resource.spi.ConnectionManager;
 
 import javax.naming.Reference;
 import java.io.Serial;
+import java.util.List;
 
 /** The factory bound in JNDI: allocates handles through the container's connection manager (its pool). */
 public final class SrqConnectionFactoryImpl implements SrqConnectionFactory {
@@ -25,6 +27,12 @@ public final class SrqConnectionFactoryImpl implements SrqConnectionFactory {
     @Override
     public SrqConnection getConnection() throws ResourceException {
         return (SrqConnection) cm.allocateConnection(mcf, null);
+    }
+
+    @Override
+    public List<ActivationStatistics> activationStatistics() {
+        return mcf.getResourceAdapter() instanceof io.rdma.srq.ra.SrqResourceAdapter ra
+                ? ra.activationStatistics() : List.of();
     }
 
     @Override

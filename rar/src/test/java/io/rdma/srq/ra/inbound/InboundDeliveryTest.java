@@ -1,5 +1,6 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.ra.testing.SoftSender;

@@ -1,7 +1,7 @@
-package io.rdma.srq.ra.inbound;
+package io.rdma.srq.api;
 
 /**
- * A snapshot of one activation's counters.
+ * A snapshot of one message-endpoint activation's counters ({@link SrqConnectionFactory#activationStatistics()}).
  *
  * @param srqName          the SRQ's name
  * @param device           the device

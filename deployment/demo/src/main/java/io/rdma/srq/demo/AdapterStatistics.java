@@ -1,0 +1,49 @@
+package io.rdma.srq.demo;
+
+import io.rdma.srq.api.ActivationStatistics;
+import io.rdma.srq.api.SrqConnectionFactory;
+
+import java.lang.reflect.RecordComponent;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The adapter's per-activation counters ({@link SrqConnectionFactory#activationStatistics()}) as
+ * JSON-ready maps for the demo's REST report.
+ */
+public final class AdapterStatistics {
+    private AdapterStatistics() {
+    }
+
+    /**
+     * @param factory a connection factory of the adapter whose activations are wanted (the default
+     *                definition belongs to the srq-rar.rar activation, the one MDBs use)
+     * @return one map per activation (srqName, device, posted, completed, delivered, …)
+     */
+    public static List<Map<String, Object>> of(SrqConnectionFactory factory) {
+        return factory.activationStatistics().stream().map(AdapterStatistics::map).toList();
+    }
+
+    /**
+     * @param factory a connection factory
+     * @param srqName an activation's SRQ name
+     * @return its counters, or an empty map
+     */
+    public static Map<String, Object> of(SrqConnectionFactory factory, String srqName) {
+        return factory.activationStatistics().stream().filter(s -> srqName.equals(s.srqName())).findFirst()
+                .map(AdapterStatistics::map).orElse(Map.of());
+    }
+
+    private static Map<String, Object> map(ActivationStatistics s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (RecordComponent rc : ActivationStatistics.class.getRecordComponents()) {
+            try {
+                m.put(rc.getName(), rc.getAccessor().invoke(s));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return m;
+    }
+}

@@ -1,0 +1,108 @@
+package io.rdma.srq.demo;
+
+import io.rdma.srq.api.SrqConnectionFactory;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * <ul>
+ *   <li>GET /api/device: the device, port and SRQ attributes ({@link DeviceInfo});</li>
+ *   <li>POST /api/load?messages=100000&amp;connections=8&amp;size=64: starts a run (202), 409 while one
+ *       is sending, 400 for a bad value;</li>
+ *   <li>GET /api/report: the last run (sent, delivered, limitEvents, elapsedMs, throughput msg/s), the
+ *       totals since deployment and the adapter's activation statistics; JSON, or {@code key=value}
+ *       lines with {@code Accept: text/plain} (what run-demo.sh reads).</li>
+ * </ul>
+ */
+@Path("/")
+@RequestScoped
+public class DemoResource {
+
+    @EJB
+    DeviceInfo deviceInfo;
+
+    @Inject
+    LoadGenerator generator;
+
+    @Inject
+    DemoCounters counters;
+
+    @Inject
+    SrqConnectionFactory factory;
+
+    @GET
+    @Path("device")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response device() {
+        try {
+            return Response.ok(deviceInfo.describe()).build();
+        } catch (Exception e) {
+            return Response.serverError().entity(Map.of("error", String.valueOf(e))).build();
+        }
+    }
+
+    @POST
+    @Path("load")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response load(@QueryParam("messages") @DefaultValue("100000") int messages,
+                         @QueryParam("connections") @DefaultValue("8") int connections,
+                         @QueryParam("size") @DefaultValue("64") int size) {
+        try {
+            LoadRun run = generator.start(messages, connections, size);
+            return Response.accepted(run.snapshot(counters)).build();
+        } catch (IllegalArgumentException e) {
+            return Response.status(Response.Status.BAD_REQUEST).entity(Map.of("error", e.getMessage())).build();
+        } catch (IllegalStateException e) {
+            return Response.status(Response.Status.CONFLICT).entity(Map.of("error", e.getMessage())).build();
+        }
+    }
+
+    @GET
+    @Path("report")
+    @Produces("application/json;qs=1")
+    public Map<String, Object> report() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        generator.last().ifPresentOrElse(r -> m.putAll(r.snapshot(counters)), () -> m.put("state", "IDLE"));
+        m.put("totalDelivered", counters.delivered());
+        m.put("totalBytes", counters.bytes());
+        m.put("totalLimitEvents", counters.limitEvents());
+        m.put("totalLimitEventsAsync", counters.limitEventsAsync());
+        if (counters.lastLimitEvent() != null) {
+            m.put("lastLimitEvent", String.valueOf(counters.lastLimitEvent()));
+        }
+        m.put("adapter", AdapterStatistics.of(factory, DemoReceiver.SRQ_NAME));
+        return m;
+    }
+
+    @GET
+    @Path("report")
+    @Produces("text/plain;qs=0.5")
+    public String reportText() {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, Object> e : report().entrySet()) {
+            if (e.getValue() instanceof Map<?, ?> nested) {
+                nested.forEach((k, v) -> sb.append(e.getKey()).append('.').append(k).append('=').append(v).append('\n'));
+            } else if (e.getValue() instanceof List<?> list) {
+                sb.append(e.getKey()).append('=').append(list.stream().map(String::valueOf)
+                        .collect(Collectors.joining(","))).append('\n');
+            } else {
+                sb.append(e.getKey()).append('=').append(e.getValue()).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,353 @@
+#!/usr/bin/env bash
+# The one-command demo: build, provision WildFly, configure the adapter, start the server on the
+# embedded soft RDMA device, deploy the demo, send a load through SrqPeer connections to the demo's
+# MDB and report what arrived. See deployment/README.md.
+#
+#   JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 ./deployment/run-demo.sh [options]
+#
+# Exit status: 0 when every message sent was delivered exactly once to the MDB; 1 otherwise (or on
+# any failure on the way); 2 for a usage error.
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+usage: deployment/run-demo.sh [options]
+
+  -n, --messages N      messages to send (default 100000)
+  -c, --connections K   peer connections to send over, round-robin (default 8, at most 256)
+  -s, --size BYTES      bytes per message (default 64, at most 4096)
+  -w, --warmup N        send N messages first and report only the run after them (default 0:
+                        the reported run starts on a cold JIT, so it is slower than a warm one)
+      --keep-running    leave the server running afterwards (stop it with
+                        deployment/target/wildfly/bin/jboss-cli.sh -c :shutdown)
+      --skip-build      do not run Maven (use what the last build left in deployment/target)
+      --timeout SEC     longest the load may take, sending and delivering (default 300)
+  -h, --help            this text
+
+Environment: JAVA_HOME (a JDK 25; required unless java on the PATH is 25 or newer), JAVA_OPTS
+(replaces the server JVM options; --enable-native-access=ALL-UNNAMED is always added).
+Ports: WildFly's defaults, 8080 (HTTP) and 9990 (management); both must be free.
+EOF
+}
+
+MESSAGES=100000
+CONNECTIONS=8
+SIZE=64
+WARMUP=0
+KEEP=false
+BUILD=true
+RUN_TIMEOUT=300
+# every other wait is bounded too
+BUILD_TIMEOUT=1800
+CONFIGURE_TIMEOUT=180
+BOOT_TIMEOUT=120
+DEPLOY_TIMEOUT=120
+STOP_TIMEOUT=60
+STALL_TIMEOUT=30
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -n|--messages) MESSAGES="${2:?$1 needs a value}"; shift 2 ;;
+        --messages=*) MESSAGES="${1#*=}"; shift ;;
+        -c|--connections) CONNECTIONS="${2:?$1 needs a value}"; shift 2 ;;
+        --connections=*) CONNECTIONS="${1#*=}"; shift ;;
+        -s|--size) SIZE="${2:?$1 needs a value}"; shift 2 ;;
+        --size=*) SIZE="${1#*=}"; shift ;;
+        -w|--warmup) WARMUP="${2:?$1 needs a value}"; shift 2 ;;
+        --warmup=*) WARMUP="${1#*=}"; shift ;;
+        --timeout) RUN_TIMEOUT="${2:?$1 needs a value}"; shift 2 ;;
+        --timeout=*) RUN_TIMEOUT="${1#*=}"; shift ;;
+        --keep-running) KEEP=true; shift ;;
+        --skip-build) BUILD=false; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "run-demo: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+done
+if ! [[ "$WARMUP" =~ ^[0-9]+$ ]]; then
+    echo "run-demo: warmup must be a non-negative integer, got '$WARMUP'" >&2
+    exit 2
+fi
+for v in MESSAGES CONNECTIONS SIZE RUN_TIMEOUT; do
+    if ! [[ "${!v}" =~ ^[0-9]+$ ]] || [ "${!v}" -lt 1 ]; then
+        echo "run-demo: ${v,,} must be a positive integer, got '${!v}'" >&2
+        exit 2
+    fi
+done
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DEP="$ROOT/deployment"
+TARGET="$DEP/target"
+WILDFLY="$TARGET/wildfly"
+BASE="$TARGET/demo-server"           # the demo server's jboss.server.base.dir, fresh every run
+LOG="$BASE/log/server.log"
+CONSOLE="$TARGET/demo-server-console.log"
+CLI="$WILDFLY/bin/jboss-cli.sh"
+HTTP_BASE="http://127.0.0.1:8080/srq-demo/api"
+
+now_ms() { date +%s%3N; }
+T0=$(now_ms)
+say() { printf 'run-demo: %s\n' "$*"; }
+fail() { printf 'run-demo: FAILED: %s\n' "$*" >&2; exit 1; }
+secs() { awk -v ms="$1" 'BEGIN { printf "%.1f s", ms / 1000 }'; }
+
+# ---------------------------------------------------------------- prerequisites
+
+if [ -n "${JAVA_HOME:-}" ]; then
+    JAVA="$JAVA_HOME/bin/java"
+    [ -x "$JAVA" ] || fail "JAVA_HOME=$JAVA_HOME has no bin/java"
+else
+    JAVA="$(command -v java || true)"
+    [ -n "$JAVA" ] || fail "no java: set JAVA_HOME to a JDK 25, e.g. JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 $0"
+    JAVA_HOME="$(cd "$(dirname "$(readlink -f "$JAVA")")/.." && pwd)"
+fi
+export JAVA_HOME
+JAVA_SPEC="$("$JAVA" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ { print $2; exit }')"
+if ! [[ "$JAVA_SPEC" =~ ^[0-9]+$ ]] || [ "$JAVA_SPEC" -lt 25 ]; then
+    fail "$JAVA is Java ${JAVA_SPEC:-?}; the adapter needs JDK 25 or newer: JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 $0"
+fi
+if $BUILD; then
+    command -v mvn >/dev/null || fail "no mvn on the PATH (Maven 3.8.7 or newer is needed to build)"
+fi
+
+# is something accepting connections on 127.0.0.1:$1?
+port_taken() { timeout 3 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
+if port_taken 9990; then
+    fail "port 9990 (WildFly management) is already in use: another server is running. Stop it first, e.g. $CLI -c :shutdown"
+fi
+if port_taken 8080; then
+    fail "port 8080 (WildFly HTTP) is already in use; stop whatever listens there first"
+fi
+
+# ---------------------------------------------------------------- HTTP (curl, else bash's /dev/tcp)
+
+HTTP_STATUS=""
+HTTP_BODY=""
+# http METHOD URL [ACCEPT] -> HTTP_STATUS, HTTP_BODY; never waits more than 15 s
+http() {
+    local method="$1" url="$2" accept="${3:-application/json}" out
+    if command -v curl >/dev/null; then
+        out="$(curl -sS -m 15 -X "$method" -H "Accept: $accept" -w '\n%{http_code}' "$url" 2>/dev/null)" || out=$'\n000'
+        HTTP_STATUS="${out##*$'\n'}"
+        HTTP_BODY="${out%$'\n'*}"
+    else
+        local path="/${url#http://*/}"
+        out="$(timeout 15 bash -c 'exec 3<>/dev/tcp/127.0.0.1/8080 || exit 1
+            printf "%s %s HTTP/1.0\r\nHost: localhost:8080\r\nAccept: %s\r\nContent-Length: 0\r\n\r\n" "$0" "$1" "$2" >&3
+            cat <&3' "$method" "$path" "$accept" 2>/dev/null | tr -d '\r')" || out=""
+        HTTP_STATUS="$(printf '%s\n' "$out" | awk 'NR == 1 { print $2 }')"
+        HTTP_STATUS="${HTTP_STATUS:-000}"
+        HTTP_BODY="$(printf '%s\n' "$out" | awk 'body { print } /^$/ { body = 1 }')"
+    fi
+}
+# field NAME: the value of NAME=value in HTTP_BODY (the report as text)
+field() { printf '%s\n' "$HTTP_BODY" | awk -F= -v k="$1" '$1 == k { sub(/^[^=]*=/, ""); print; exit }'; }
+
+# ---------------------------------------------------------------- server life cycle
+
+SERVER_SH_PID=""
+STARTED_SERVER=false
+cli() { # cli TIMEOUT ARGS...: jboss-cli connected to localhost:9990
+    local t="$1"; shift
+    JAVA_OPTS="--sun-misc-unsafe-memory-access=allow" timeout "$t" "$CLI" -c --controller=127.0.0.1:9990 --timeout=10000 "$@"
+}
+server_alive() { [ -n "$SERVER_SH_PID" ] && kill -0 "$SERVER_SH_PID" 2>/dev/null; }
+server_pid() { cat "$BASE/wildfly.pid" 2>/dev/null || true; }
+stop_server() {
+    server_alive || return 0
+    say "stopping the server"
+    if ! cli 30 --command=:shutdown >/dev/null 2>&1; then
+        # management not reachable (e.g. still booting): SIGTERM, which WildFly also takes as a shutdown
+        local pid; pid="$(server_pid)"
+        if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; fi
+    fi
+    local deadline=$(( $(date +%s) + STOP_TIMEOUT ))
+    while server_alive && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.3; done
+    if server_alive; then
+        say "the server did not stop within ${STOP_TIMEOUT} s; killing it"
+        local pid; pid="$(server_pid)"
+        if [ -n "$pid" ]; then kill -KILL "$pid" 2>/dev/null || true; fi
+        kill -KILL "$SERVER_SH_PID" 2>/dev/null || true
+    fi
+}
+on_exit() {
+    local rc=$?
+    if $STARTED_SERVER && ! $KEEP; then
+        stop_server
+    elif $STARTED_SERVER && server_alive; then
+        say "the server is left running (--keep-running); stop it with: $CLI -c :shutdown"
+    fi
+    say "total time $(secs $(( $(now_ms) - T0 )))"
+    exit "$rc"
+}
+trap on_exit EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- 1. build
+
+if $BUILD; then
+    say "building: mvn -B -q install -DskipTests (in $ROOT)"
+    B0=$(now_ms)
+    mkdir -p "$TARGET"
+    if ! (cd "$ROOT" && MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}" \
+            timeout "$BUILD_TIMEOUT" mvn -B -q install -DskipTests) > "$TARGET/demo-build.log" 2>&1; then
+        tail -n 40 "$TARGET/demo-build.log" >&2
+        fail "the build failed or took more than ${BUILD_TIMEOUT} s (log: $TARGET/demo-build.log)"
+    fi
+    say "built in $(secs $(( $(now_ms) - B0 ))) (log: $TARGET/demo-build.log)"
+fi
+for f in "$WILDFLY/bin/standalone.sh" "$TARGET/srq-rar.rar" "$TARGET/srq-demo.war" "$TARGET/standalone-pristine/configuration/standalone.xml"; do
+    [ -e "$f" ] || fail "$f is missing: build first (mvn -B install -DskipTests, or drop --skip-build)"
+done
+
+# ---------------------------------------------------------------- 2. configure (offline)
+
+say "configuring a fresh server base dir $BASE with configure.cli (offline)"
+C0=$(now_ms)
+rm -rf "$BASE"
+cp -a "$TARGET/standalone-pristine" "$BASE"
+rm -rf "$BASE/.provisioned"
+{
+    echo "embed-server --std-out=discard --server-config=standalone.xml"
+    cat "$DEP/src/main/cli/configure.cli"
+    echo
+    cat "$DEP/src/main/cli/demo.cli"
+    echo
+    echo "stop-embedded-server"
+} > "$TARGET/demo-configure-offline.cli"
+JBOSS_HOME="$WILDFLY" JAVA_OPTS="-Djboss.server.base.dir=$BASE --sun-misc-unsafe-memory-access=allow" \
+    timeout "$CONFIGURE_TIMEOUT" "$CLI" --file="$TARGET/demo-configure-offline.cli" --resolve-parameter-values \
+    --properties="$DEP/src/main/cli/srq.properties" -Dsrq.rar.path="$TARGET/srq-rar.rar" \
+    > "$TARGET/demo-configure.log" 2>&1 \
+    || { cat "$TARGET/demo-configure.log" >&2; fail "configure.cli failed (see above)"; }
+# the embedded server logged to the same log/server.log: keep that apart from the real server's log
+mkdir -p "$BASE/log"
+if [ -f "$LOG" ]; then mv "$LOG" "$BASE/log/configure-embedded.log"; fi
+say "configured in $(secs $(( $(now_ms) - C0 )))"
+
+# ---------------------------------------------------------------- 3. start
+
+SERVER_JAVA_OPTS="${JAVA_OPTS:--Xms256m -Xmx1g -XX:MetaspaceSize=96M -XX:MaxMetaspaceSize=256m -Djava.net.preferIPv4Stack=true -Djboss.modules.system.pkgs=org.jboss.byteman -Djava.awt.headless=true --sun-misc-unsafe-memory-access=allow}"
+SERVER_JAVA_OPTS="$SERVER_JAVA_OPTS --enable-native-access=ALL-UNNAMED"
+say "starting WildFly ($WILDFLY, base dir $BASE)"
+S0=$(now_ms)
+JBOSS_HOME="$WILDFLY" JBOSS_BASE_DIR="$BASE" JBOSS_PIDFILE="$BASE/wildfly.pid" LAUNCH_JBOSS_IN_BACKGROUND=1 \
+    JAVA_OPTS="$SERVER_JAVA_OPTS" \
+    nohup "$WILDFLY/bin/standalone.sh" -Djboss.server.base.dir="$BASE" > "$CONSOLE" 2>&1 < /dev/null &
+SERVER_SH_PID=$!
+STARTED_SERVER=true
+
+deadline=$(( $(date +%s) + BOOT_TIMEOUT ))
+while ! grep -qE 'WFLYSRV0025|WFLYSRV0026' "$LOG" 2>/dev/null; do
+    server_alive || { tail -n 30 "$CONSOLE" >&2; fail "the server exited during boot (console: $CONSOLE, log: $LOG)"; }
+    [ "$(date +%s)" -lt "$deadline" ] || fail "the server did not boot within ${BOOT_TIMEOUT} s (log: $LOG)"
+    sleep 0.2
+done
+BOOT_MS=$(( $(now_ms) - S0 ))
+if grep -q 'WFLYSRV0026' "$LOG"; then
+    grep -E ' ERROR ' "$LOG" | head -n 20 >&2 || true
+    fail "the server started with errors (log: $LOG)"
+fi
+grep -q 'WFLYSRV0010: Deployed "srq-rar.rar"' "$LOG" || fail "srq-rar.rar is not deployed (log: $LOG)"
+say "booted in $(secs "$BOOT_MS") ($(grep -oE 'WFLYSRV0025: .*' "$LOG" | head -n 1 | sed -E 's/.*started in ([0-9]+)ms.*/server reports \1 ms/'))"
+
+# ---------------------------------------------------------------- 4. deploy the demo
+
+say "deploying srq-demo.war"
+D0=$(now_ms)
+cli "$DEPLOY_TIMEOUT" --command="deploy $TARGET/srq-demo.war" > "$TARGET/demo-deploy.log" 2>&1 \
+    || { cat "$TARGET/demo-deploy.log" >&2; fail "deploying srq-demo.war failed (log: $LOG)"; }
+deadline=$(( $(date +%s) + DEPLOY_TIMEOUT ))
+while :; do
+    http GET "$HTTP_BASE/device"
+    [ "$HTTP_STATUS" = 200 ] && break
+    [ "$(date +%s)" -lt "$deadline" ] || fail "GET /srq-demo/api/device answers $HTTP_STATUS: $HTTP_BODY"
+    sleep 0.5
+done
+say "deployed in $(secs $(( $(now_ms) - D0 ))); GET /srq-demo/api/device:"
+printf '    %s\n' "$HTTP_BODY"
+
+# ---------------------------------------------------------------- 5. load
+
+# run_load N: starts a run of N messages and prints a progress line until it is DONE or FAILED
+run_load() {
+    local n="$1" deadline last_delivered=-1 last_change now line
+    say "POST /srq-demo/api/load?messages=$n&connections=$CONNECTIONS&size=$SIZE"
+    http POST "$HTTP_BASE/load?messages=$n&connections=$CONNECTIONS&size=$SIZE"
+    [ "$HTTP_STATUS" = 202 ] || fail "starting the load answered $HTTP_STATUS: $HTTP_BODY"
+    deadline=$(( $(date +%s) + RUN_TIMEOUT ))
+    last_change=$(date +%s)
+    while :; do
+        sleep 1
+        http GET "$HTTP_BASE/report" text/plain
+        [ "$HTTP_STATUS" = 200 ] || fail "GET /srq-demo/api/report answered $HTTP_STATUS: $HTTP_BODY"
+        state="$(field state)"; sent="$(field sent)"; delivered="$(field delivered)"
+        line="$(printf '%-7s sent %9s/%s  delivered %9s  limit events %4s  %7s msg/s  %6.1f s' "$state" "$sent" \
+            "$n" "$delivered" "$(field limitEvents)" "$(field throughput)" \
+            "$(awk -v ms="$(field elapsedMs)" 'BEGIN { print ms / 1000 }')")"
+        if $TTY; then printf '\r%s' "$line"; else printf '%s\n' "$line"; fi
+        if [ "$state" = DONE ] || [ "$state" = FAILED ]; then break; fi
+        now=$(date +%s)
+        if [ "$delivered" != "$last_delivered" ]; then last_delivered="$delivered"; last_change=$now; fi
+        if [ "$state" = SENT ] && [ $(( now - last_change )) -ge "$STALL_TIMEOUT" ]; then
+            if $TTY; then echo; fi
+            fail "all $sent messages were sent but deliveries stopped at $delivered for ${STALL_TIMEOUT} s"
+        fi
+        if [ "$now" -ge "$deadline" ]; then
+            if $TTY; then echo; fi
+            fail "the load did not finish within ${RUN_TIMEOUT} s (--timeout): sent $sent, delivered $delivered"
+        fi
+    done
+    if $TTY; then echo; fi
+}
+
+TTY=false
+[ -t 1 ] && TTY=true
+state=""; sent=""; delivered=""
+if [ "$WARMUP" -gt 0 ]; then
+    say "warm-up: $WARMUP messages (not reported)"
+    run_load "$WARMUP"
+    [ "$state" = DONE ] || fail "the warm-up run ended $state: $(field error)"
+fi
+run_load "$MESSAGES"
+
+# ---------------------------------------------------------------- 6. report
+
+# a second look after a moment: a duplicate delivery would show as delivered > sent
+sleep 1
+http GET "$HTTP_BASE/report" text/plain
+state="$(field state)"; sent="$(field sent)"; delivered="$(field delivered)"
+# what jboss-cli reads from the ejb3 statistics (totals since deployment, warm-up included)
+CLI_OUT="$(cli 60 --commands='/deployment=srq-demo.war/subsystem=ejb3/message-driven-bean=DemoReceiver:read-attribute(name=invocations),/deployment=srq-demo.war/subsystem=ejb3/singleton-bean=LimitEventObserver:read-attribute(name=methods)' 2>/dev/null)" || CLI_OUT=""
+MDB_INVOCATIONS="$(printf '%s\n' "$CLI_OUT" | awk -F'=> ' '/"result" => [0-9]/ { gsub(/[ L,]/, "", $2); print $2; exit }')"
+LIMIT_INVOCATIONS="$(printf '%s\n' "$CLI_OUT" | awk -F'=> ' '/"onLimit" =>/ { m = 1 } m && /"invocations"/ { gsub(/[ L,]/, "", $2); print $2; exit }')"
+
+echo
+echo "==================================================================== srq demo"
+printf '  %-26s %s\n' \
+    "device" "$(field adapter.device) (SRQ '$(field adapter.srqName)' of the MDB's activation, listening at 10.0.0.1:7471)" \
+    "messages sent" "$sent of $MESSAGES ($SIZE bytes, $CONNECTIONS connections)" \
+    "delivered to the MDB" "$delivered" \
+    "limit events seen" "$(field limitEvents) (@Observes), $(field limitEventsAsync) (@ObservesAsync)" \
+    "throughput" "$(field throughput) msg/s (first send to last delivery, $(field elapsedMs) ms)" \
+    "send phase" "$(field sendThroughput) msg/s ($(field sendElapsedMs) ms until every send completed)" \
+    "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill)" \
+    "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?}, LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
+    "boot time" "$(secs "$BOOT_MS") (standalone.sh to WFLYSRV0025)" \
+    "server log" "$LOG"
+if [ -n "$(field error)" ]; then printf '  %-26s %s\n' "error" "$(field error)"; fi
+echo "============================================================================"
+
+RC=0
+if [ "$state" != DONE ] || [ "$delivered" != "$sent" ] || [ "$sent" != "$MESSAGES" ]; then
+    say "FAILED: state $state, sent $sent of $MESSAGES, delivered $delivered"
+    RC=1
+else
+    say "OK: every message sent was delivered ($delivered)"
+fi
+if $KEEP; then
+    STARTED_SERVER=false   # leave it running
+    say "the server keeps running (pid $(cat "$BASE/wildfly.pid" 2>/dev/null || echo "?")):"
+    say "  curl $HTTP_BASE/report ; curl -X POST '$HTTP_BASE/load?messages=100000&connections=8&size=64'"
+    say "  stop it with: $CLI -c :shutdown"
+fi
+exit "$RC"
