@@ -26,4 +26,14 @@ public interface RpmaPeer extends VerbsObject {
      * @throws VerbsException an {@link RpmaException}
      */
     RpmaMemory registerForReceive(long bytes) throws VerbsException;
+
+    /**
+     * rpma_ep_listen(3).
+     *
+     * @param address an IP address of this peer's device
+     * @param port    the port
+     * @return the endpoint
+     * @throws VerbsException an {@link RpmaException} (RPMA_E_PROVIDER with the errno of rdma_bind_addr)
+     */
+    RpmaEndpoint listen(String address, int port) throws VerbsException;
 }

@@ -54,6 +54,43 @@ final class CmChannel {
     private final int fd;
 
 
+    /**
+     * The {@code ibv_context} librdmacm itself opened for a device (rdma_get_devices(3)): objects that
+     * librdmacm or librpma attach to its ids (rdma_create_qp) must live on it, not on a context of ours.
+     * It belongs to librdmacm and is never closed here.
+     *
+     * @param deviceName the device
+     * @return the context
+     * @throws VerbsException ENOSYS without librdmacm, ENODEV if librdmacm does not list the device
+     */
+    static MemorySegment cmContext(String deviceName) throws VerbsException {
+        ensureAvailable();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment num = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment list = RdmaCm.rdma_get_devices(num);
+            if (list.address() == 0) {
+                throw new VerbsException("rdma_get_devices", Errno.ENODEV, "librdmacm lists no device");
+            }
+            try {
+                int n = num.get(ValueLayout.JAVA_INT, 0);
+                MemorySegment contexts = list.reinterpret(n * ValueLayout.ADDRESS.byteSize());
+                for (int i = 0; i < n; i++) {
+                    MemorySegment ctx = contexts.getAtIndex(ValueLayout.ADDRESS, i);
+                    MemorySegment device = io.rdma.srq.verbs.ffi.ibverbs.ibv_context.device(
+                            ctx.reinterpret(io.rdma.srq.verbs.ffi.ibverbs.ibv_context.sizeof()));
+                    String name = io.rdma.srq.verbs.ffi.ibverbs.IbVerbs.ibv_get_device_name(device)
+                            .reinterpret(Integer.MAX_VALUE).getString(0);
+                    if (name.equals(deviceName)) {
+                        return ctx;
+                    }
+                }
+            } finally {
+                RdmaCm.rdma_free_devices(list);
+            }
+            throw new VerbsException("rdma_get_devices", Errno.ENODEV, "librdmacm does not list " + deviceName);
+        }
+    }
+
     static void ensureAvailable() throws VerbsException {
         if (!AVAILABLE) {
             throw new VerbsException("rdma_create_event_channel", Errno.ENOSYS,

@@ -19,7 +19,7 @@ import java.lang.foreign.ValueLayout;
  * {@link RpmaSrq} over {@code struct rpma_srq}. librpma exports no accessor for the ibv_srq it
  * wraps; librpma 1.2's (final: the project is archived) {@code struct rpma_srq} begins with it
  * ({@code struct ibv_srq *ibv_srq; struct rpma_cq *rcq;}). That pointer is read and checked — its
- * {@code context} must be the peer's device context — before query and modify use it; a mismatch
+ * {@code context} must be the peer's ibv_context — before query and modify use it; a mismatch
  * is reported as EOPNOTSUPP instead of touching unknown memory.
  */
 final class IbvRpmaSrq extends IbvResource implements RpmaSrq {
@@ -53,7 +53,7 @@ final class IbvRpmaSrq extends IbvResource implements RpmaSrq {
                 Librpma.check("rpma_srq_get_rcq", Rpma.rpma_srq_get_rcq(srq, rcqCell), null);
                 MemorySegment first = srq.reinterpret(ValueLayout.ADDRESS.byteSize()).get(ValueLayout.ADDRESS, 0);
                 MemorySegment ibv = first.address() != 0 && ibv_srq.context(first.reinterpret(ibv_srq.sizeof())).address()
-                        == peer.ibvContext().nativeAddress() ? first.reinterpret(ibv_srq.sizeof()) : MemorySegment.NULL;
+                        == peer.verbsContext() ? first.reinterpret(ibv_srq.sizeof()) : MemorySegment.NULL;
                 return new IbvRpmaSrq(peer, srq, rcqCell.get(ValueLayout.ADDRESS, 0), ibv);
             } finally {
                 if (config != null) {

@@ -39,6 +39,13 @@ final class Librpma {
         static final MethodHandle SRQ_RECV = NativeCall.capturing(Rpma.rpma_srq_recv$address(), Rpma.rpma_srq_recv$descriptor());
         static final MethodHandle MR_REG = NativeCall.capturing(Rpma.rpma_mr_reg$address(), Rpma.rpma_mr_reg$descriptor());
         static final MethodHandle CQ_GET_WC = NativeCall.capturing(Rpma.rpma_cq_get_wc$address(), Rpma.rpma_cq_get_wc$descriptor());
+        static final MethodHandle EP_LISTEN = NativeCall.capturing(Rpma.rpma_ep_listen$address(), Rpma.rpma_ep_listen$descriptor());
+        static final MethodHandle EP_NEXT_CONN_REQ = NativeCall.capturing(Rpma.rpma_ep_next_conn_req$address(),
+                Rpma.rpma_ep_next_conn_req$descriptor());
+        static final MethodHandle CONN_REQ_CONNECT = NativeCall.capturing(Rpma.rpma_conn_req_connect$address(),
+                Rpma.rpma_conn_req_connect$descriptor());
+        static final MethodHandle CONN_NEXT_EVENT = NativeCall.capturing(Rpma.rpma_conn_next_event$address(),
+                Rpma.rpma_conn_next_event$descriptor());
 
         private H() {
         }

@@ -2,6 +2,8 @@ package io.rdma.srq.verbs.lab;
 
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.verbs.Context;
+import io.rdma.srq.verbs.RpmaConnection;
+import io.rdma.srq.verbs.RpmaEndpoint;
 import io.rdma.srq.verbs.RpmaMemory;
 import io.rdma.srq.verbs.RpmaPeer;
 import io.rdma.srq.verbs.RpmaSrq;
@@ -58,6 +60,55 @@ class RpmaLabTest {
             srq.armLimit(7);
             assertEquals(7, srq.query().srqLimit());
             assertThrows(io.rdma.srq.api.VerbsException.class, () -> srq.pollReceiveCq(wcs));
+        }
+    }
+
+    @Test
+    @DisplayName("rpma SRQ received on: rpma_ep_listen, a connection configured with rpma_conn_cfg_set_srq, a SEND "
+            + "from a verbs QP over rdma_cm lands in rpma_srq_recv's buffer and on rpma_srq_get_rcq's CQ")
+    void anRpmaSrqReceivesAMessage() throws Exception {
+        String address = System.getProperty("verbs.listenAddress");
+        assumeTrue(address != null, HOW);
+        try (Context server = Verbs.provider(Verbs.IBVERBS).open(device); RpmaPeer peer = server.openRpmaPeer();
+             RpmaSrq srq = peer.createSrq(new RpmaSrqConfig(16, 16));
+             RpmaMemory mem = peer.registerForReceive(16 * 256);
+             RpmaEndpoint ep = peer.listen(address, 7490);
+             Context client = Verbs.provider(Verbs.IBVERBS).open(device);
+             WorkCompletionArray wcs = new WorkCompletionArray(4)) {
+            for (int i = 0; i < 4; i++) {
+                srq.recv(mem, i * 256L, 256, 100 + i);
+            }
+            io.rdma.srq.verbs.ProtectionDomain pd = client.allocPd();
+            io.rdma.srq.verbs.CompletionQueue cq = client.createCq(16, null);
+            io.rdma.srq.verbs.QueuePair qp = pd.createQp(new io.rdma.srq.verbs.QpInitAttributes(
+                    io.rdma.srq.verbs.QpInitAttributes.QpType.RC, cq, cq, null, 4, 1, 1, 1, 0));
+            io.rdma.srq.verbs.MemoryRegion mr = pd.allocateRegistered(64, java.util.EnumSet.of(io.rdma.srq.api.AccessFlag.LOCAL_WRITE));
+            mr.segment().setString(0, "hello rpma srq");
+            java.util.concurrent.CompletableFuture<io.rdma.srq.verbs.CmConnection> connecting =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return client.connect(qp, new java.net.InetSocketAddress(address, 7490), java.time.Duration.ofSeconds(20));
+                        } catch (io.rdma.srq.api.VerbsException e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    });
+            RpmaConnection conn = ep.accept(srq, java.time.Duration.ofSeconds(20)).orElseThrow(
+                    () -> new AssertionError("no connection request"));
+            io.rdma.srq.verbs.CmConnection c = connecting.get(20, java.util.concurrent.TimeUnit.SECONDS);
+            qp.postSend(7, mr, 0, 15, 0x1234);
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+            int n = 0;
+            while (n == 0 && System.nanoTime() < deadline) {
+                n = srq.pollReceiveCq(wcs);
+            }
+            assertEquals(1, n, "one receive completion on the rpma SRQ's receive CQ");
+            assertTrue(wcs.isSuccess(0), "status " + wcs.status(0));
+            assertEquals(15, wcs.byteLen(0));
+            assertEquals(0x1234, wcs.immData(0));
+            int buffer = (int) (wcs.wrId(0) - 100);
+            assertEquals("hello rpma srq", mem.segment().getString(buffer * 256L));
+            c.close();
+            conn.close();
         }
     }
 

@@ -1357,6 +1357,125 @@ public class RdmaCm extends RdmaCm$shared {
         }
     }
 
+    private static class rdma_get_devices {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RdmaCm.C_POINTER,
+            RdmaCm.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rdma_get_devices");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * struct ibv_context **rdma_get_devices(int *num_devices)
+     * }
+     */
+    public static FunctionDescriptor rdma_get_devices$descriptor() {
+        return rdma_get_devices.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * struct ibv_context **rdma_get_devices(int *num_devices)
+     * }
+     */
+    public static MethodHandle rdma_get_devices$handle() {
+        return rdma_get_devices.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * struct ibv_context **rdma_get_devices(int *num_devices)
+     * }
+     */
+    public static MemorySegment rdma_get_devices$address() {
+        return rdma_get_devices.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * struct ibv_context **rdma_get_devices(int *num_devices)
+     * }
+     */
+    public static MemorySegment rdma_get_devices(MemorySegment num_devices) {
+        var mh$ = rdma_get_devices.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rdma_get_devices", num_devices);
+            }
+            return (MemorySegment)mh$.invokeExact(num_devices);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rdma_free_devices {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RdmaCm.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rdma_free_devices");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void rdma_free_devices(struct ibv_context **list)
+     * }
+     */
+    public static FunctionDescriptor rdma_free_devices$descriptor() {
+        return rdma_free_devices.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void rdma_free_devices(struct ibv_context **list)
+     * }
+     */
+    public static MethodHandle rdma_free_devices$handle() {
+        return rdma_free_devices.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void rdma_free_devices(struct ibv_context **list)
+     * }
+     */
+    public static MemorySegment rdma_free_devices$address() {
+        return rdma_free_devices.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void rdma_free_devices(struct ibv_context **list)
+     * }
+     */
+    public static void rdma_free_devices(MemorySegment list) {
+        var mh$ = rdma_free_devices.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rdma_free_devices", list);
+            }
+            mh$.invokeExact(list);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rdma_event_str {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RdmaCm.C_POINTER,

@@ -531,6 +531,670 @@ public class Rpma extends Rpma$shared {
         }
     }
 
+    private static class rpma_conn_get_event_fd {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_conn_get_event_fd");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_conn_get_event_fd(const struct rpma_conn *conn, int *fd)
+     * }
+     */
+    public static FunctionDescriptor rpma_conn_get_event_fd$descriptor() {
+        return rpma_conn_get_event_fd.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_conn_get_event_fd(const struct rpma_conn *conn, int *fd)
+     * }
+     */
+    public static MethodHandle rpma_conn_get_event_fd$handle() {
+        return rpma_conn_get_event_fd.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_conn_get_event_fd(const struct rpma_conn *conn, int *fd)
+     * }
+     */
+    public static MemorySegment rpma_conn_get_event_fd$address() {
+        return rpma_conn_get_event_fd.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_conn_get_event_fd(const struct rpma_conn *conn, int *fd)
+     * }
+     */
+    public static int rpma_conn_get_event_fd(MemorySegment conn, MemorySegment fd) {
+        var mh$ = rpma_conn_get_event_fd.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_conn_get_event_fd", conn, fd);
+            }
+            return (int)mh$.invokeExact(conn, fd);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    private static final int RPMA_CONN_UNDEFINED = (int)-1L;
+    /**
+     * {@snippet lang=c :
+     * enum rpma_conn_event.RPMA_CONN_UNDEFINED = -1
+     * }
+     */
+    public static int RPMA_CONN_UNDEFINED() {
+        return RPMA_CONN_UNDEFINED;
+    }
+    private static final int RPMA_CONN_ESTABLISHED = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum rpma_conn_event.RPMA_CONN_ESTABLISHED = 0
+     * }
+     */
+    public static int RPMA_CONN_ESTABLISHED() {
+        return RPMA_CONN_ESTABLISHED;
+    }
+    private static final int RPMA_CONN_CLOSED = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum rpma_conn_event.RPMA_CONN_CLOSED = 1
+     * }
+     */
+    public static int RPMA_CONN_CLOSED() {
+        return RPMA_CONN_CLOSED;
+    }
+    private static final int RPMA_CONN_LOST = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum rpma_conn_event.RPMA_CONN_LOST = 2
+     * }
+     */
+    public static int RPMA_CONN_LOST() {
+        return RPMA_CONN_LOST;
+    }
+    private static final int RPMA_CONN_REJECTED = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum rpma_conn_event.RPMA_CONN_REJECTED = 3
+     * }
+     */
+    public static int RPMA_CONN_REJECTED() {
+        return RPMA_CONN_REJECTED;
+    }
+    private static final int RPMA_CONN_UNREACHABLE = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * enum rpma_conn_event.RPMA_CONN_UNREACHABLE = 4
+     * }
+     */
+    public static int RPMA_CONN_UNREACHABLE() {
+        return RPMA_CONN_UNREACHABLE;
+    }
+
+    private static class rpma_conn_next_event {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_conn_next_event");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_conn_next_event(struct rpma_conn *conn, enum rpma_conn_event *event)
+     * }
+     */
+    public static FunctionDescriptor rpma_conn_next_event$descriptor() {
+        return rpma_conn_next_event.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_conn_next_event(struct rpma_conn *conn, enum rpma_conn_event *event)
+     * }
+     */
+    public static MethodHandle rpma_conn_next_event$handle() {
+        return rpma_conn_next_event.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_conn_next_event(struct rpma_conn *conn, enum rpma_conn_event *event)
+     * }
+     */
+    public static MemorySegment rpma_conn_next_event$address() {
+        return rpma_conn_next_event.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_conn_next_event(struct rpma_conn *conn, enum rpma_conn_event *event)
+     * }
+     */
+    public static int rpma_conn_next_event(MemorySegment conn, MemorySegment event) {
+        var mh$ = rpma_conn_next_event.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_conn_next_event", conn, event);
+            }
+            return (int)mh$.invokeExact(conn, event);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rpma_conn_disconnect {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_conn_disconnect");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_conn_disconnect(struct rpma_conn *conn)
+     * }
+     */
+    public static FunctionDescriptor rpma_conn_disconnect$descriptor() {
+        return rpma_conn_disconnect.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_conn_disconnect(struct rpma_conn *conn)
+     * }
+     */
+    public static MethodHandle rpma_conn_disconnect$handle() {
+        return rpma_conn_disconnect.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_conn_disconnect(struct rpma_conn *conn)
+     * }
+     */
+    public static MemorySegment rpma_conn_disconnect$address() {
+        return rpma_conn_disconnect.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_conn_disconnect(struct rpma_conn *conn)
+     * }
+     */
+    public static int rpma_conn_disconnect(MemorySegment conn) {
+        var mh$ = rpma_conn_disconnect.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_conn_disconnect", conn);
+            }
+            return (int)mh$.invokeExact(conn);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rpma_conn_delete {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_conn_delete");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_conn_delete(struct rpma_conn **conn_ptr)
+     * }
+     */
+    public static FunctionDescriptor rpma_conn_delete$descriptor() {
+        return rpma_conn_delete.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_conn_delete(struct rpma_conn **conn_ptr)
+     * }
+     */
+    public static MethodHandle rpma_conn_delete$handle() {
+        return rpma_conn_delete.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_conn_delete(struct rpma_conn **conn_ptr)
+     * }
+     */
+    public static MemorySegment rpma_conn_delete$address() {
+        return rpma_conn_delete.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_conn_delete(struct rpma_conn **conn_ptr)
+     * }
+     */
+    public static int rpma_conn_delete(MemorySegment conn_ptr) {
+        var mh$ = rpma_conn_delete.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_conn_delete", conn_ptr);
+            }
+            return (int)mh$.invokeExact(conn_ptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rpma_conn_req_delete {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_conn_req_delete");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_conn_req_delete(struct rpma_conn_req **req_ptr)
+     * }
+     */
+    public static FunctionDescriptor rpma_conn_req_delete$descriptor() {
+        return rpma_conn_req_delete.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_conn_req_delete(struct rpma_conn_req **req_ptr)
+     * }
+     */
+    public static MethodHandle rpma_conn_req_delete$handle() {
+        return rpma_conn_req_delete.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_conn_req_delete(struct rpma_conn_req **req_ptr)
+     * }
+     */
+    public static MemorySegment rpma_conn_req_delete$address() {
+        return rpma_conn_req_delete.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_conn_req_delete(struct rpma_conn_req **req_ptr)
+     * }
+     */
+    public static int rpma_conn_req_delete(MemorySegment req_ptr) {
+        var mh$ = rpma_conn_req_delete.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_conn_req_delete", req_ptr);
+            }
+            return (int)mh$.invokeExact(req_ptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rpma_conn_req_connect {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_conn_req_connect");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_conn_req_connect(struct rpma_conn_req **req_ptr, const struct rpma_conn_private_data *pdata, struct rpma_conn **conn_ptr)
+     * }
+     */
+    public static FunctionDescriptor rpma_conn_req_connect$descriptor() {
+        return rpma_conn_req_connect.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_conn_req_connect(struct rpma_conn_req **req_ptr, const struct rpma_conn_private_data *pdata, struct rpma_conn **conn_ptr)
+     * }
+     */
+    public static MethodHandle rpma_conn_req_connect$handle() {
+        return rpma_conn_req_connect.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_conn_req_connect(struct rpma_conn_req **req_ptr, const struct rpma_conn_private_data *pdata, struct rpma_conn **conn_ptr)
+     * }
+     */
+    public static MemorySegment rpma_conn_req_connect$address() {
+        return rpma_conn_req_connect.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_conn_req_connect(struct rpma_conn_req **req_ptr, const struct rpma_conn_private_data *pdata, struct rpma_conn **conn_ptr)
+     * }
+     */
+    public static int rpma_conn_req_connect(MemorySegment req_ptr, MemorySegment pdata, MemorySegment conn_ptr) {
+        var mh$ = rpma_conn_req_connect.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_conn_req_connect", req_ptr, pdata, conn_ptr);
+            }
+            return (int)mh$.invokeExact(req_ptr, pdata, conn_ptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rpma_ep_listen {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_ep_listen");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_ep_listen(struct rpma_peer *peer, const char *addr, const char *port, struct rpma_ep **ep_ptr)
+     * }
+     */
+    public static FunctionDescriptor rpma_ep_listen$descriptor() {
+        return rpma_ep_listen.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_ep_listen(struct rpma_peer *peer, const char *addr, const char *port, struct rpma_ep **ep_ptr)
+     * }
+     */
+    public static MethodHandle rpma_ep_listen$handle() {
+        return rpma_ep_listen.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_ep_listen(struct rpma_peer *peer, const char *addr, const char *port, struct rpma_ep **ep_ptr)
+     * }
+     */
+    public static MemorySegment rpma_ep_listen$address() {
+        return rpma_ep_listen.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_ep_listen(struct rpma_peer *peer, const char *addr, const char *port, struct rpma_ep **ep_ptr)
+     * }
+     */
+    public static int rpma_ep_listen(MemorySegment peer, MemorySegment addr, MemorySegment port, MemorySegment ep_ptr) {
+        var mh$ = rpma_ep_listen.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_ep_listen", peer, addr, port, ep_ptr);
+            }
+            return (int)mh$.invokeExact(peer, addr, port, ep_ptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rpma_ep_shutdown {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_ep_shutdown");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_ep_shutdown(struct rpma_ep **ep_ptr)
+     * }
+     */
+    public static FunctionDescriptor rpma_ep_shutdown$descriptor() {
+        return rpma_ep_shutdown.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_ep_shutdown(struct rpma_ep **ep_ptr)
+     * }
+     */
+    public static MethodHandle rpma_ep_shutdown$handle() {
+        return rpma_ep_shutdown.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_ep_shutdown(struct rpma_ep **ep_ptr)
+     * }
+     */
+    public static MemorySegment rpma_ep_shutdown$address() {
+        return rpma_ep_shutdown.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_ep_shutdown(struct rpma_ep **ep_ptr)
+     * }
+     */
+    public static int rpma_ep_shutdown(MemorySegment ep_ptr) {
+        var mh$ = rpma_ep_shutdown.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_ep_shutdown", ep_ptr);
+            }
+            return (int)mh$.invokeExact(ep_ptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rpma_ep_get_fd {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_ep_get_fd");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_ep_get_fd(const struct rpma_ep *ep, int *fd)
+     * }
+     */
+    public static FunctionDescriptor rpma_ep_get_fd$descriptor() {
+        return rpma_ep_get_fd.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_ep_get_fd(const struct rpma_ep *ep, int *fd)
+     * }
+     */
+    public static MethodHandle rpma_ep_get_fd$handle() {
+        return rpma_ep_get_fd.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_ep_get_fd(const struct rpma_ep *ep, int *fd)
+     * }
+     */
+    public static MemorySegment rpma_ep_get_fd$address() {
+        return rpma_ep_get_fd.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_ep_get_fd(const struct rpma_ep *ep, int *fd)
+     * }
+     */
+    public static int rpma_ep_get_fd(MemorySegment ep, MemorySegment fd) {
+        var mh$ = rpma_ep_get_fd.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_ep_get_fd", ep, fd);
+            }
+            return (int)mh$.invokeExact(ep, fd);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rpma_ep_next_conn_req {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            Rpma.C_INT,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER,
+            Rpma.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("rpma_ep_next_conn_req");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int rpma_ep_next_conn_req(struct rpma_ep *ep, const struct rpma_conn_cfg *cfg, struct rpma_conn_req **req_ptr)
+     * }
+     */
+    public static FunctionDescriptor rpma_ep_next_conn_req$descriptor() {
+        return rpma_ep_next_conn_req.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int rpma_ep_next_conn_req(struct rpma_ep *ep, const struct rpma_conn_cfg *cfg, struct rpma_conn_req **req_ptr)
+     * }
+     */
+    public static MethodHandle rpma_ep_next_conn_req$handle() {
+        return rpma_ep_next_conn_req.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int rpma_ep_next_conn_req(struct rpma_ep *ep, const struct rpma_conn_cfg *cfg, struct rpma_conn_req **req_ptr)
+     * }
+     */
+    public static MemorySegment rpma_ep_next_conn_req$address() {
+        return rpma_ep_next_conn_req.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int rpma_ep_next_conn_req(struct rpma_ep *ep, const struct rpma_conn_cfg *cfg, struct rpma_conn_req **req_ptr)
+     * }
+     */
+    public static int rpma_ep_next_conn_req(MemorySegment ep, MemorySegment cfg, MemorySegment req_ptr) {
+        var mh$ = rpma_ep_next_conn_req.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rpma_ep_next_conn_req", ep, cfg, req_ptr);
+            }
+            return (int)mh$.invokeExact(ep, cfg, req_ptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rpma_srq_cfg_new {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             Rpma.C_INT,
