@@ -47,15 +47,17 @@ STALL_TIMEOUT=30
 
 while [ $# -gt 0 ]; do
     case "$1" in
-        -n|--messages) MESSAGES="${2:?$1 needs a value}"; shift 2 ;;
+        -n|--messages|-c|--connections|-s|--size|-w|--warmup|--timeout)
+            if [ $# -lt 2 ]; then echo "run-demo: $1 needs a value" >&2; usage >&2; exit 2; fi ;;&
+        -n|--messages) MESSAGES="$2"; shift 2 ;;
         --messages=*) MESSAGES="${1#*=}"; shift ;;
-        -c|--connections) CONNECTIONS="${2:?$1 needs a value}"; shift 2 ;;
+        -c|--connections) CONNECTIONS="$2"; shift 2 ;;
         --connections=*) CONNECTIONS="${1#*=}"; shift ;;
-        -s|--size) SIZE="${2:?$1 needs a value}"; shift 2 ;;
+        -s|--size) SIZE="$2"; shift 2 ;;
         --size=*) SIZE="${1#*=}"; shift ;;
-        -w|--warmup) WARMUP="${2:?$1 needs a value}"; shift 2 ;;
+        -w|--warmup) WARMUP="$2"; shift 2 ;;
         --warmup=*) WARMUP="${1#*=}"; shift ;;
-        --timeout) RUN_TIMEOUT="${2:?$1 needs a value}"; shift 2 ;;
+        --timeout) RUN_TIMEOUT="$2"; shift 2 ;;
         --timeout=*) RUN_TIMEOUT="${1#*=}"; shift ;;
         --keep-running) KEEP=true; shift ;;
         --skip-build) BUILD=false; shift ;;
@@ -67,12 +69,22 @@ if ! [[ "$WARMUP" =~ ^[0-9]+$ ]]; then
     echo "run-demo: warmup must be a non-negative integer, got '$WARMUP'" >&2
     exit 2
 fi
-for v in MESSAGES CONNECTIONS SIZE RUN_TIMEOUT; do
-    if ! [[ "${!v}" =~ ^[0-9]+$ ]] || [ "${!v}" -lt 1 ]; then
-        echo "run-demo: ${v,,} must be a positive integer, got '${!v}'" >&2
+# option  variable  largest allowed (what bounds it)
+check_range() {
+    local option="$1" value="$2" max="$3" why="$4"
+    if ! [[ "$value" =~ ^[0-9]{1,10}$ ]] || [ "$value" -lt 1 ] || [ "$value" -gt "$max" ]; then
+        echo "run-demo: $option must be an integer in 1..$max ($why), got '$value'" >&2
         exit 2
     fi
-done
+}
+check_range --messages "$MESSAGES" 2147483647 "a Java int"
+check_range --connections "$CONNECTIONS" 256 "the demo's limit"
+check_range --size "$SIZE" 4096 "the demo MDB's bufferSize"
+check_range --timeout "$RUN_TIMEOUT" 86400 "seconds"
+if [ "$WARMUP" -gt 2147483647 ] 2>/dev/null; then
+    echo "run-demo: --warmup must be at most 2147483647, got '$WARMUP'" >&2
+    exit 2
+fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEP="$ROOT/deployment"
@@ -107,6 +119,13 @@ if ! [[ "$JAVA_SPEC" =~ ^[0-9]+$ ]] || [ "$JAVA_SPEC" -lt 25 ]; then
 fi
 if $BUILD; then
     command -v mvn >/dev/null || fail "no mvn on the PATH (Maven 3.8.7 or newer is needed to build)"
+fi
+
+# one demo at a time in this checkout: a second run would rebuild and wipe the first one's server
+mkdir -p "$TARGET"
+exec 9>"$TARGET/run-demo.lock"
+if ! flock -n 9; then
+    fail "another run-demo.sh is running in this checkout ($TARGET/run-demo.lock); wait for it or stop it"
 fi
 
 # is something accepting connections on 127.0.0.1:$1?

@@ -11,7 +11,9 @@ import java.time.Instant;
  * @param srqName     the activation's SRQ name (its MDB's name or the configured srqName)
  * @param device      the device name
  * @param limit       the srq_limit that fired, in WRs
- * @param outstanding receive WRs posted and not yet consumed when the event was handled
+ * @param outstanding receive WRs posted and not yet consumed when the adapter handled the event; the
+ *                    poller keeps reposting, so this is often above {@code limit} by then (the device
+ *                    saw fewer than {@code limit} when it raised the event)
  * @param time        when the adapter took the event
  */
 public record SrqLimitReached(String srqName, String device, int limit, int outstanding, Instant time) {
