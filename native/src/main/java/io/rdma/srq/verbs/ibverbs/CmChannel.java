@@ -185,6 +185,24 @@ final class CmChannel {
         }
     }
 
+    /**
+     * Undoes a failed setup: destroys {@code id} (if one was created) and this channel, adding any
+     * failure to {@code cause}.
+     *
+     * @param id    the id created on this channel, or {@code null}
+     * @param cause the failure being reported
+     */
+    void abandon(MemorySegment id, Exception cause) {
+        if (id != null) {
+            try {
+                NativeCall.status("rdma_destroy_id", null, H.DESTROY_ID, null, id);
+            } catch (VerbsException suppressed) {
+                cause.addSuppressed(suppressed);
+            }
+        }
+        destroy();
+    }
+
     void destroy() {
         RdmaCm.rdma_destroy_event_channel(channel);
     }

@@ -124,14 +124,7 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
             c.established = true;
             return c;
         } catch (VerbsException | RuntimeException e) {
-            if (id != null) {
-                try {
-                    NativeCall.status("rdma_destroy_id", null, CmChannel.H.DESTROY_ID, null, id);
-                } catch (VerbsException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
-            channel.destroy();
+            channel.abandon(id, e);
             throw e;
         }
     }

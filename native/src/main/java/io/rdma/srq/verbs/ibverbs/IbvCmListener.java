@@ -56,14 +56,7 @@ final class IbvCmListener extends IbvResource implements CmListener {
             MemorySegment listening = id;
             return context.whileOpenCreate(() -> new IbvCmListener(context, channel, listening, bound));
         } catch (VerbsException | RuntimeException e) {
-            if (id != null) {
-                try {
-                    NativeCall.status("rdma_destroy_id", null, CmChannel.H.DESTROY_ID, null, id);
-                } catch (VerbsException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
-            channel.destroy();
+            channel.abandon(id, e);
             throw e;
         }
     }
