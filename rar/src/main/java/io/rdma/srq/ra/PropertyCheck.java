@@ -72,6 +72,23 @@ public final class PropertyCheck {
     }
 
     /**
+     * Checks the SRQ sizes of a configuration against the opened device (ibv_query_device(3)).
+     *
+     * @param device the device attributes
+     * @param maxWr  the srqMaxWr value
+     * @param maxSge the srqMaxSge value
+     * @throws InvalidPropertyException when the device has no SRQ, or a size exceeds its maximum
+     */
+    public void srqSizes(io.rdma.srq.api.DeviceAttributes device, int maxWr, int maxSge) throws InvalidPropertyException {
+        if (device.maxSrq() == 0 || device.maxSrqWr() == 0) {
+            throw invalid("srqMaxWr", "the device has no SRQ support (max_srq " + device.maxSrq()
+                    + ", max_srq_wr " + device.maxSrqWr() + "): choose another device");
+        }
+        inRange("srqMaxWr", maxWr, 1, device.maxSrqWr(), "the device's max_srq_wr");
+        inRange("srqMaxSge", maxSge, 1, device.maxSrqSge(), "the device's max_srq_sge");
+    }
+
+    /**
      * @param property the property name
      * @param message  the full message
      * @return an exception naming the property (with its descriptor where the bean has one)

@@ -70,13 +70,9 @@ final class IbvProtectionDomain extends IbvResource implements ProtectionDomain 
 
     @Override
     public QueuePair createQp(QpInitAttributes init) throws VerbsException {
-        // hold the CQs and the SRQ open too: a concurrent close of one of them cannot interleave
-        IbvCompletionQueue send = (IbvCompletionQueue) init.sendCq();
-        IbvCompletionQueue recv = (IbvCompletionQueue) init.recvCq();
-        IbvSharedReceiveQueue srq = (IbvSharedReceiveQueue) init.srq();
-        return whileOpen(() -> send.whileOpenCreate(() -> recv.whileOpenCreate(() -> srq == null
-                ? IbvQueuePair.create(this, init)
-                : srq.whileOpenCreate(() -> IbvQueuePair.create(this, init)))));
+        // the CQs and the SRQ are held open too: a concurrent close of one of them cannot interleave
+        return whileOpen(() -> IbvQueuePair.create(this, init), (IbvCompletionQueue) init.sendCq(),
+                (IbvCompletionQueue) init.recvCq(), (IbvSharedReceiveQueue) init.srq());
     }
 
     @Override

@@ -108,6 +108,31 @@ public abstract class ResourceBase implements VerbsObject {
         }
     }
 
+    /**
+     * Runs {@code action} while this object and every object in {@code alsoOpen} are guaranteed open:
+     * for a creation that will use them (a QP uses its CQs and SRQ), so none of them can be closed
+     * between the check and the native create.
+     *
+     * @param action   what to run
+     * @param alsoOpen further objects to hold open (nulls are skipped)
+     * @param <T>      its result
+     * @return the result
+     * @throws VerbsException        what the action throws
+     * @throws IllegalStateException if any of them is closed
+     */
+    protected final <T> T whileOpen(Callable<T> action, ResourceBase... alsoOpen) throws VerbsException {
+        return whileAllOpen(action, alsoOpen, 0);
+    }
+
+    private <T> T whileAllOpen(Callable<T> action, ResourceBase[] others, int next) throws VerbsException {
+        if (next == others.length) {
+            return whileOpen(action);
+        }
+        ResourceBase other = others[next];
+        return other == null ? whileAllOpen(action, others, next + 1)
+                : other.whileOpen(() -> whileAllOpen(action, others, next + 1));
+    }
+
     /** @return how many open objects use this one */
     protected final int userCount() {
         synchronized (users) {

@@ -60,12 +60,7 @@ public record InboundConfig(String provider, String device, String softProfile, 
      * @throws InvalidPropertyException naming the property and the device's limit
      */
     public void checkAgainst(PropertyCheck check, DeviceAttributes device) throws InvalidPropertyException {
-        if (device.maxSrq() == 0 || device.maxSrqWr() == 0) {
-            throw check.invalid("srqMaxWr", "the device has no SRQ support (max_srq " + device.maxSrq()
-                    + "): choose another device");
-        }
-        check.inRange("srqMaxWr", srqMaxWr, 1, device.maxSrqWr(), "the device's max_srq_wr");
-        check.inRange("srqMaxSge", srqMaxSge, 1, device.maxSrqSge(), "the device's max_srq_sge");
+        check.srqSizes(device, srqMaxWr, srqMaxSge);
         check.inRange("cqSize", cqSize, srqMaxWr, device.maxCqe(), "at least srqMaxWr, at most the device's max_cqe");
     }
 }

@@ -31,7 +31,6 @@ import org.jboss.logging.Logger;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +76,9 @@ public final class SrqActivation {
     private final EndpointPool endpoints;
     private final Semaphore permits;
     private final ConcurrentLinkedQueue<Integer> returned = new ConcurrentLinkedQueue<>();
-    private final ArrayDeque<Integer> free = new ArrayDeque<>();
+    /** Buffers neither posted nor in delivery: a stack of indexes, touched by the poller only. */
+    private final int[] free;
+    private int freeCount;
     private final Map<Integer, CmConnection> connections = new ConcurrentHashMap<>();
     private final LongAdder posted = new LongAdder();
     private final LongAdder completed = new LongAdder();
@@ -109,8 +110,9 @@ public final class SrqActivation {
         // create with limit 0 and arm after the first receives are posted (pitfall 4)
         this.srq = pd.createSrq(new SrqAttributes(config.srqMaxWr(), config.srqMaxSge(), 0));
         this.slab = pd.allocateRegistered((long) config.srqMaxWr() * config.bufferSize(), EnumSet.of(AccessFlag.LOCAL_WRITE));
-        for (int i = 0; i < config.srqMaxWr(); i++) {
-            free.add(i);
+        this.free = new int[config.srqMaxWr()];
+        for (int i = 0; i < free.length; i++) {
+            free[freeCount++] = i;
         }
         this.fill = config.initialFill();
         this.endpoints = new EndpointPool(factory);
@@ -310,13 +312,13 @@ public final class SrqActivation {
     private void topUp(ReceiveWorkRequests wrs) throws VerbsException {
         Integer b;
         while ((b = returned.poll()) != null) {
-            free.push(b);
+            free[freeCount++] = b;
         }
         long want = fill - outstanding;
-        while (want > 0 && !free.isEmpty()) {
+        while (want > 0 && freeCount > 0) {
             int k = 0;
-            while (k < wrs.capacity() && k < want && !free.isEmpty()) {
-                int buffer = free.pop();
+            while (k < wrs.capacity() && k < want && freeCount > 0) {
+                int buffer = free[--freeCount];
                 wrs.set(k++, buffer, slab.address() + (long) buffer * config.bufferSize(), config.bufferSize(), slab.lkey());
             }
             srq.postReceive(wrs, k);

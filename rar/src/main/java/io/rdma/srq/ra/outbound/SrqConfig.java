@@ -70,14 +70,9 @@ public record SrqConfig(String provider, String device, String softProfile, int 
     public void checkAgainst(PropertyCheck check, DeviceAttributes device, PortAttributes port)
             throws InvalidPropertyException {
         check.inRange("port", this.port, 1, device.physPortCnt(), "the device's phys_port_cnt");
-        if (device.maxSrq() == 0 || device.maxSrqWr() == 0) {
-            throw check.invalid("srqMaxWr", "the device has no SRQ support (max_srq " + device.maxSrq()
-                    + ", max_srq_wr " + device.maxSrqWr() + "): choose another device");
-        }
         if (port != null && port.gidTblLen() > 0) {
             check.inRange("gidIndex", gidIndex, 0, port.gidTblLen() - 1L, "the port's gid_tbl_len − 1");
         }
-        check.inRange("srqMaxWr", srqDefaults.maxWr(), 1, device.maxSrqWr(), "the device's max_srq_wr");
-        check.inRange("srqMaxSge", srqDefaults.maxSge(), 1, device.maxSrqSge(), "the device's max_srq_sge");
+        check.srqSizes(device, srqDefaults.maxWr(), srqDefaults.maxSge());
     }
 }
