@@ -1,12 +1,12 @@
 #!/bin/bash
 # run-lab.sh : the rxe lab end to end, one command, for CI and for people.
 #   1. setup-host.sh               apt packages + Debian kernel (idempotent; ~1 s when done)
-#   2. host build (never in the guest): mvn install of native (and what it needs), then native's
-#      test class path (classes, test-classes, every test-scope jar) plus
+#   2. host build (never in the guest): mvn install of rar (and what it needs: api, native), then
+#      the test class path of native and rar (<m>-classes, <m>-test-classes, every test-scope jar) plus
 #      junit-platform-console-standalone snapshotted into <it-tests>/target/lab-classpath
 #   3. ONE guest boot (run-in-vm.sh) running tests/lab-suite.sh: ibv_devinfo -v, the sanity
 #      tests (ibv_srq_pingpong -g 1, ib_send_bw --use-srq -x 1, two processes each) and the
-#      JUnit console launcher on native's test classes with
+#      JUnit console launcher on native's and rar's test classes with
 #      -Dverbs.provider=ibverbs -Dverbs.device=rxe0 -Dverbs.gidIndex=1 -Dverbs.devinfo=...
 #      -Dverbs.listenAddress=10.77.0.1 (rxe0's netdev address, for rdma_cm tests)
 #      Reports go to <it-tests>/target/lab-reports (shared read-write into the guest).
@@ -58,20 +58,24 @@ T_BUILD=$(now)
 
 # 2. host build of the test class path ------------------------------------------------------
 if [ "${LAB_SKIP_BUILD:-0}" != 1 ] || [ ! -s "$CPD/classpath.txt" ]; then
-  say "building native on the host (mvn -pl native -am install -DskipTests)"
-  mvn_ -f "$REPO/pom.xml" -pl native -am install -DskipTests || die "host build failed (rc=$?)"
+  say "building native and rar on the host (mvn -pl rar -am install -DskipTests)"
+  mvn_ -f "$REPO/pom.xml" -pl rar -am install -DskipTests || die "host build failed (rc=$?)"
   rm -rf "$CPD.tmp"; mkdir -p "$CPD.tmp/lib"
-  mvn_ -f "$REPO/native/pom.xml" "$DEP_PLUGIN:build-classpath" -Dmdep.includeScope=test \
-    -Dmdep.outputFile="$CPD.tmp/m2-classpath.txt" || die "dependency:build-classpath failed"
+  for m in native rar; do
+    mvn_ -f "$REPO/$m/pom.xml" "$DEP_PLUGIN:build-classpath" -Dmdep.includeScope=test \
+      -Dmdep.outputFile="$CPD.tmp/m2-classpath-$m.txt" || die "dependency:build-classpath of $m failed"
+    # a snapshot: the guest run must not see concurrent rebuilds of */target or ~/.m2
+    cp -a "$REPO/$m/target/classes" "$CPD.tmp/$m-classes" || die "no $m/target/classes"
+    cp -a "$REPO/$m/target/test-classes" "$CPD.tmp/$m-test-classes" || die "no $m/target/test-classes"
+  done
   mvn_ -f "$REPO/native/pom.xml" "$DEP_PLUGIN:copy" -Dartifact="$JUNIT_CONSOLE" \
     -DoutputDirectory="$CPD.tmp" -Dmdep.stripVersion=true || die "cannot resolve $JUNIT_CONSOLE"
-  # a snapshot: the guest run must not see concurrent rebuilds of native/target or ~/.m2
-  cp -a "$REPO/native/target/classes" "$CPD.tmp/classes" || die "no native/target/classes"
-  cp -a "$REPO/native/target/test-classes" "$CPD.tmp/test-classes" || die "no native/target/test-classes"
   cp_=()
-  IFS=: read -ra JARS < "$CPD.tmp/m2-classpath.txt"
+  IFS=: read -ra JARS < <(cat "$CPD.tmp"/m2-classpath-*.txt | tr '\n' ':')
   for j in "${JARS[@]}"; do
     [ -n "$j" ] || continue
+    case "$(basename "$j")" in srq-native-*.jar) continue;; esac   # its classes dirs are on the path
+    [ -e "$CPD.tmp/lib/$(basename "$j")" ] && continue
     cp "$j" "$CPD.tmp/lib/" || die "cannot copy $j"
     cp_+=("$CPD/lib/$(basename "$j")")
   done
@@ -79,7 +83,7 @@ if [ "${LAB_SKIP_BUILD:-0}" != 1 ] || [ ! -s "$CPD/classpath.txt" ]; then
   rm -rf "$CPD"; mv "$CPD.tmp" "$CPD"
   [ -s "$CPD/junit-platform-console-standalone.jar" ] || die "console launcher jar missing"
 fi
-NTEST=$(find "$CPD/test-classes" -name '*Test.class' -o -name '*Tests.class' | wc -l)
+NTEST=$(find "$CPD"/*-test-classes -name '*Test.class' -o -name '*Tests.class' | wc -l)
 say "test class path in $CPD ($(ls "$CPD/lib" | wc -l) jars, $NTEST test classes)"
 T_VM=$(now)
 

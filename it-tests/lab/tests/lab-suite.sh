@@ -4,7 +4,7 @@
 # with the host through RXE_RW):
 #   kernel.txt, ibv_devinfo.txt (ibv_devinfo -v), srq_pingpong.log, ib_send_bw_srq.log,
 #   junit-console.txt, junit/ (the console launcher's XML), steps.txt ("name rc=N secs=S" lines)
-# CPDIR is what run-lab.sh built on the host: classes/ test-classes/ classpath.txt and
+# CPDIR is what run-lab.sh built on the host: {native,rar}-classes/ {native,rar}-test-classes/ classpath.txt and
 # junit-platform-console-standalone.jar. Nothing is compiled here.
 # Knobs (environment, forwarded by run-lab.sh): LAB_DEVICE (rxe0), LAB_GID_INDEX (1),
 #   LAB_LISTEN_ADDRESS (10.77.0.1, -Dverbs.listenAddress for rdma_cm tests),
@@ -50,8 +50,9 @@ grep -E '^ *#bytes|^ *[0-9]+ +[0-9]+ |rc=' "$REPORTS/ib_send_bw_srq.log"
 # the JVM's timeout process ends, so a process the tests started and left running (a peer tool
 # holding stdout) cannot stall the lab; such processes are killed afterwards (they share
 # timeout's process group).
-CP=$CPDIR/classes:$CPDIR/test-classes
+CP=$CPDIR/native-classes:$CPDIR/native-test-classes:$CPDIR/rar-classes:$CPDIR/rar-test-classes
 [ -s "$CPDIR/classpath.txt" ] && CP=$CP:$(cat "$CPDIR/classpath.txt")
+# rar: only its lab tests (io.rdma.srq.ra.lab); its soft-device tests ran in mvn verify on the host
 echo "##### junit (console output: $REPORTS/junit-console.txt)"
 t0=$EPOCHREALTIME
 : > "$REPORTS/junit-console.txt"
@@ -61,7 +62,8 @@ timeout -s QUIT -k 15 "$JUNIT_TO" "$JAVA" --enable-native-access=ALL-UNNAMED \
   -XX:ErrorFile="$REPORTS/hs_err_pid%p.log" ${LAB_JAVA_OPTS:-} \
   -jar "$CPDIR/junit-platform-console-standalone.jar" execute \
   --disable-banner --disable-ansi-colors --details=tree \
-  --class-path "$CP" --scan-class-path "$CPDIR/test-classes" \
+  --class-path "$CP" --scan-class-path "$CPDIR/native-test-classes:$CPDIR/rar-test-classes" \
+  --exclude-classname='io\.rdma\.srq\.ra\.(?!lab\.).*' \
   --reports-dir "$REPORTS/junit" ${LAB_JUNIT_ARGS:-} < /dev/null > "$REPORTS/junit-console.txt" 2>&1 &
 JPID=$!
 tail -n +1 -f --pid="$JPID" "$REPORTS/junit-console.txt" & TAILPID=$!

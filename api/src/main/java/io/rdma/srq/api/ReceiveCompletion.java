@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 /**
  * A successful receive work completion (ibv_poll_cq(3) {@code struct ibv_wc}) and its message.
  * Valid only during {@link SrqReceiveListener#onReceive}: the buffer goes back to the SRQ after the
- * call. Use {@link #copyPayload()} to keep the bytes.
+ * call. Use {@link #copyPayload()} to keep the bytes, and {@link #reply} to answer the sender.
  */
 public interface ReceiveCompletion {
 
@@ -38,4 +38,26 @@ public interface ReceiveCompletion {
 
     /** @return a copy of the message bytes, usable after the call */
     byte[] copyPayload();
+
+    /**
+     * Answers the sender: posts a SEND of the remaining bytes of {@code message} on the connection
+     * this message arrived on ({@link #qpNum()}; ibv_post_send(3)). Asynchronous: the bytes are copied
+     * into a registered send slot before the call returns. Callable only during the call.
+     *
+     * @param message the bytes, at most the activation's replyBufferSize
+     * @throws VerbsException EMSGSIZE above replyBufferSize; ENOTCONN when the connection is gone;
+     *                        EIO if an earlier reply on it completed with an error (the message names
+     *                        the work-completion status); ETIMEDOUT if its send queue stayed full 30 s
+     * @throws IllegalStateException after the call returned
+     */
+    void reply(ByteBuffer message) throws VerbsException;
+
+    /**
+     * As {@link #reply(ByteBuffer)} with immediate data (SEND_WITH_IMM).
+     *
+     * @param message the bytes
+     * @param immData 32 bits of immediate data, in host order
+     * @throws VerbsException as {@link #reply(ByteBuffer)}
+     */
+    void reply(ByteBuffer message, int immData) throws VerbsException;
 }

@@ -2,6 +2,7 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.SrqReceiveListener;
+import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.api.WcStatus;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.work.Work;
@@ -149,6 +150,18 @@ final class Delivery implements Work, ReceiveCompletion {
         byte[] copy = new byte[byteLen];
         view.duplicate().get(copy);
         return copy;
+    }
+
+    @Override
+    public void reply(ByteBuffer message) throws VerbsException {
+        checkLive();
+        activation.reply(qpNum, message, null);
+    }
+
+    @Override
+    public void reply(ByteBuffer message, int immData) throws VerbsException {
+        checkLive();
+        activation.reply(qpNum, message, immData);
     }
 
     @Override

@@ -4,6 +4,8 @@ import io.rdma.srq.api.DeviceAttributes;
 import io.rdma.srq.ra.PropertyCheck;
 import jakarta.resource.spi.InvalidPropertyException;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -24,11 +26,16 @@ import java.util.List;
  * @param listenPort     the rdma_cm port, 0..65535 (0 = any)
  * @param initialFill    receive WRs posted at start, 1..srqMaxWr
  * @param replenish      fixed | grow
+ * @param replyBufferSize   bytes per reply (ReceiveCompletion.reply), 1..1 GiB
+ * @param connectTo         a remote rdma_cm listener to keep connections to, or null for none
+ * @param connectCount      connections kept to {@code connectTo}, 1..1024
+ * @param reconnectInterval pause before a failed or lost connection is tried again
  */
 public record InboundConfig(String provider, String device, String softProfile, String srqName, int srqMaxWr,
                             int srqMaxSge, int bufferSize, int srqLimit, int cqSize, PollMode pollMode,
                             int maxConcurrency, String listenAddress, int listenPort, int initialFill,
-                            Replenish replenish) {
+                            Replenish replenish, int replyBufferSize, InetSocketAddress connectTo, int connectCount,
+                            Duration reconnectInterval) {
 
     /** How the poller waits for completions. */
     public enum PollMode {

@@ -4,12 +4,12 @@ import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.AsyncEventType;
 import io.rdma.srq.api.CmEventType;
+import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.DeviceChoice;
 import io.rdma.srq.verbs.AsyncEvent;
-import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CompletionChannel;
@@ -17,8 +17,6 @@ import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.MemoryRegion;
 import io.rdma.srq.verbs.ProtectionDomain;
-import io.rdma.srq.verbs.QpInitAttributes;
-import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.ReceiveWorkRequests;
 import io.rdma.srq.verbs.SharedReceiveQueue;
 import io.rdma.srq.verbs.WorkCompletionArray;
@@ -29,6 +27,7 @@ import jakarta.resource.spi.work.WorkManager;
 import org.jboss.logging.Logger;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -44,8 +43,11 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One message-endpoint activation: an SRQ, its CQ and completion channel, one registered slab of
- * {@code srqMaxWr} receive buffers (the registered memory is the same for 1 or 1000 connections)
- * and an rdma_cm listener that accepts every connection onto an RC QP on the SRQ.
+ * {@code srqMaxWr} receive buffers (the registered receive memory is the same for 1 or 1000
+ * connections), an rdma_cm listener that accepts every connection onto an RC QP on the SRQ and,
+ * with {@code connectTo}, a {@link Connector} that keeps connections to a remote listener on the
+ * same SRQ. Each connection is a {@link Link}, through which an endpoint can answer the message it
+ * is given ({@link io.rdma.srq.api.ReceiveCompletion#reply}).
  *
  * <p>Two long-running works: the <b>poller</b> polls the CQ, hands each successful receive to a
  * {@link Delivery} on the WorkManager (at most {@code maxConcurrency} at once: with no free endpoint
@@ -58,7 +60,6 @@ import java.util.concurrent.atomic.LongAdder;
 public final class SrqActivation {
     private static final Logger LOG = Logger.getLogger(SrqActivation.class);
     private static final int BATCH = 32;
-    private static final int SEND_DEPTH = 16;
     private static final long EVENT_WAIT_MS = 50;
     private static final long ADAPTIVE_SPIN_NANOS = 50_000;
 
@@ -79,7 +80,8 @@ public final class SrqActivation {
     /** Buffers neither posted nor in delivery: a stack of indexes, touched by the poller only. */
     private final int[] free;
     private int freeCount;
-    private final Map<Integer, CmConnection> connections = new ConcurrentHashMap<>();
+    private final Map<Integer, Link> links = new ConcurrentHashMap<>();
+    private final Connector connector;
     private final LongAdder posted = new LongAdder();
     private final LongAdder completed = new LongAdder();
     private final LongAdder delivered = new LongAdder();
@@ -124,6 +126,12 @@ public final class SrqActivation {
             srq.armLimit(config.srqLimit());
         }
         this.listener = context.listen(new InetSocketAddress(config.listenAddress(), config.listenPort()), 128);
+        this.connector = config.connectTo() == null ? null : new Connector(srqName, context, config.connectTo(),
+                config.connectCount(), config.reconnectInterval(), this::newLink, links);
+    }
+
+    private Link newLink() throws VerbsException {
+        return Link.create(pd, cq, srq, config.replyBufferSize());
     }
 
     /**
@@ -167,13 +175,18 @@ public final class SrqActivation {
                     WorkManager.INDEFINITE, null, null);
             wm.scheduleWork(new LongRunningWork("srq-control-" + a.srqName, a::controlLoop, () -> a.controlRunning = false),
                     WorkManager.INDEFINITE, null, null);
+            if (a.connector != null) {
+                wm.scheduleWork(new LongRunningWork("srq-connector-" + a.srqName, a.connector::run, a.connector::release),
+                        WorkManager.INDEFINITE, null, null);
+            }
         } catch (WorkException e) {
             a.stop(Duration.ofSeconds(5));
             throw new ResourceException("cannot start the activation's poller: " + e.getMessage(), e);
         }
-        LOG.infof("activation %s on %s listening at %s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, limit %d",
-                a.srqName, context.deviceName(), a.listener.localAddress(), a.srq.maxWr(), config.srqMaxWr(),
-                config.bufferSize(), a.fill, config.srqLimit());
+        LOG.infof("activation %s on %s listening at %s%s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, limit %d",
+                a.srqName, context.deviceName(), a.listener.localAddress(), config.connectTo() == null ? ""
+                        : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
+                a.srq.maxWr(), config.srqMaxWr(), config.bufferSize(), a.fill, config.srqLimit());
         return a;
     }
 
@@ -198,6 +211,23 @@ public final class SrqActivation {
     /** @return the device */
     public String deviceName() {
         return context.deviceName();
+    }
+
+    /**
+     * Sends a reply on the connection a message arrived on.
+     *
+     * @param qpNum   the local QP of the message (its work completion's qp_num)
+     * @param message the bytes, at most replyBufferSize
+     * @param immData immediate data, or null
+     * @throws VerbsException ENOTCONN when that connection is gone; else as {@link Link#reply}
+     */
+    void reply(int qpNum, ByteBuffer message, Integer immData) throws VerbsException {
+        Link link = links.get(qpNum);
+        if (link == null) {
+            throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "activation " + srqName + ": QP " + qpNum
+                    + " is no longer connected");
+        }
+        link.reply(message, immData);
     }
 
     /** A delivery ended: its buffer goes back for reposting and its endpoint slot frees up. */
@@ -353,14 +383,17 @@ public final class SrqActivation {
 
     private void cmEvent(CmEvent e) {
         if (e.type() == CmEventType.CONNECT_REQUEST) {
-            QueuePair qp = null;
+            Link link = null;
             try {
-                qp = pd.createQp(QpInitAttributes.rcOnSrq(cq, srq, SEND_DEPTH));
-                connections.put(qp.qpNum(), e.request().accept(qp));
-                LOG.debugf("activation %s: accepted %s on QP %d", srqName, e.request().remoteAddress(), qp.qpNum());
+                link = newLink();
+                link.attach(e.request().accept(link.qp()));
+                links.put(link.qpNum(), link);
+                LOG.debugf("activation %s: accepted %s on QP %d", srqName, e.request().remoteAddress(), link.qpNum());
             } catch (VerbsException | RuntimeException failure) {
                 LOG.warnf("activation %s: refusing %s: %s", srqName, e.request().remoteAddress(), failure.getMessage());
-                closeQuietly(qp);
+                if (link != null) {
+                    link.close();
+                }
                 try {
                     e.request().reject();
                 } catch (VerbsException | RuntimeException ignored) {
@@ -369,11 +402,9 @@ public final class SrqActivation {
             }
         } else if (e.connection() != null && (e.type() == CmEventType.DISCONNECTED
                 || e.type() == CmEventType.TIMEWAIT_EXIT || e.type() == CmEventType.DEVICE_REMOVAL)) {
-            CmConnection c = e.connection();
-            if (connections.remove(c.qp().qpNum()) != null) {
-                QueuePair qp = c.qp();
-                closeQuietly(c);
-                closeQuietly(qp);
+            Link link = links.remove(e.connection().qp().qpNum());
+            if (link != null) {
+                link.close();
             }
         }
     }
@@ -428,12 +459,15 @@ public final class SrqActivation {
         long quarter = bound.toNanos() / 4;
         long deadline = start + bound.toNanos();
         controlRunning = false;
-        await(controlDone, start + quarter);
-        closeQuietly(listener); // disconnects and destroys every connection id
-        for (CmConnection c : List.copyOf(connections.values())) {
-            closeQuietly(c.qp());
+        if (connector != null) {
+            connector.stop(start + quarter);
         }
-        connections.clear();
+        await(controlDone, start + quarter);
+        closeQuietly(listener); // disconnects and destroys every accepted connection id
+        for (Link link : List.copyOf(links.values())) {
+            link.close();
+        }
+        links.clear();
         draining = true;
         if (!await(pollerDone, start + 3 * quarter)) {
             pollerRunning = false;
@@ -464,6 +498,6 @@ public final class SrqActivation {
     /** @return the counters now */
     public ActivationStatistics statistics() {
         return new ActivationStatistics(srqName, context.deviceName(), posted.sum(), completed.sum(), delivered.sum(),
-                failures.sum(), errors.sum(), limitEvents.sum(), outstanding, fill, connections.size());
+                failures.sum(), errors.sum(), limitEvents.sum(), outstanding, fill, links.size());
     }
 }

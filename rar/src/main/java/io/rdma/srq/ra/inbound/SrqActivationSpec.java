@@ -9,6 +9,10 @@ import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.InvalidPropertyException;
 import jakarta.resource.spi.ResourceAdapter;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Locale;
+
 /**
  * Configures one message-endpoint activation: an SRQ fed by rdma_cm connections, whose receive
  * completions go to {@link SrqReceiveListener} MDBs. Every property is text (as in
@@ -36,6 +40,10 @@ public class SrqActivationSpec implements ActivationSpec {
     private String initialFill = "";
     // default fill: 4 × srqLimit (at most srqMaxWr), so the grow policy has room
     private String replenishPolicy = "grow";
+    private String replyBufferSize = "4096";
+    private String connectTo = "";
+    private String connectCount = "1";
+    private String reconnectInterval = "1000";
 
     /**
      * Parses and checks every property.
@@ -62,10 +70,39 @@ public class SrqActivationSpec implements ActivationSpec {
         int fill = CHECK.integer("initialFill", blankTo(initialFill, String.valueOf(defaultFill)), limit + 1L, maxWr,
                 "receive WRs posted at start: more than srqLimit, at most srqMaxWr");
         String replenish = CHECK.oneOf("replenishPolicy", replenishPolicy, InboundConfig.REPLENISH);
+        int reply = CHECK.integer("replyBufferSize", replyBufferSize, 1, InboundConfig.MAX_BUFFER, "bytes per reply");
+        InetSocketAddress remote = remote();
+        int count = CHECK.integer("connectCount", connectCount, 1, 1024, "connections kept to connectTo");
+        int reconnect = CHECK.integer("reconnectInterval", reconnectInterval, 100, 3_600_000,
+                "milliseconds before a failed or lost connection is tried again");
         return new InboundConfig(p, device == null ? "" : device.trim(), profile,
                 srqName == null ? "" : srqName.trim(), maxWr, maxSge, buffer, limit, cq,
-                InboundConfig.PollMode.valueOf(mode.toUpperCase(java.util.Locale.ROOT)), concurrency,
-                listenAddress.trim(), port, fill, InboundConfig.Replenish.valueOf(replenish.toUpperCase(java.util.Locale.ROOT)));
+                InboundConfig.PollMode.valueOf(mode.toUpperCase(Locale.ROOT)), concurrency,
+                listenAddress.trim(), port, fill, InboundConfig.Replenish.valueOf(replenish.toUpperCase(Locale.ROOT)),
+                reply, remote, count, Duration.ofMillis(reconnect));
+    }
+
+    /** connectTo: empty, or host:port ([v6-address]:port) of a listener, resolved now. */
+    private InetSocketAddress remote() throws InvalidPropertyException {
+        String v = connectTo == null ? "" : connectTo.trim();
+        if (v.isEmpty()) {
+            return null;
+        }
+        int colon = v.lastIndexOf(':');
+        String host = colon > 0 ? v.substring(0, colon) : "";
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (host.isEmpty()) {
+            throw CHECK.invalid("connectTo", "connectTo must be host:port of an rdma_cm listener (empty for none), got '"
+                    + v + "'");
+        }
+        int port = CHECK.integer("connectTo", v.substring(colon + 1), 1, 65535, "the port of connectTo");
+        InetSocketAddress a = new InetSocketAddress(host, port);
+        if (a.isUnresolved()) {
+            throw CHECK.invalid("connectTo", "connectTo: cannot resolve host '" + host + "'");
+        }
+        return a;
     }
 
     private static String blankTo(String value, String fallback) {
@@ -239,5 +276,45 @@ public class SrqActivationSpec implements ActivationSpec {
     /** @param replenishPolicy fixed | grow */
     public void setReplenishPolicy(String replenishPolicy) {
         this.replenishPolicy = replenishPolicy;
+    }
+
+    /** @return replyBufferSize text */
+    public String getReplyBufferSize() {
+        return replyBufferSize;
+    }
+
+    /** @param replyBufferSize bytes per reply (ReceiveCompletion.reply), 1..1073741824 */
+    public void setReplyBufferSize(String replyBufferSize) {
+        this.replyBufferSize = replyBufferSize;
+    }
+
+    /** @return connectTo text: host:port, or empty */
+    public String getConnectTo() {
+        return connectTo;
+    }
+
+    /** @param connectTo host:port of a remote rdma_cm listener to keep connections to; empty for none */
+    public void setConnectTo(String connectTo) {
+        this.connectTo = connectTo;
+    }
+
+    /** @return connectCount text */
+    public String getConnectCount() {
+        return connectCount;
+    }
+
+    /** @param connectCount connections kept to connectTo, 1..1024 */
+    public void setConnectCount(String connectCount) {
+        this.connectCount = connectCount;
+    }
+
+    /** @return reconnectInterval text (milliseconds) */
+    public String getReconnectInterval() {
+        return reconnectInterval;
+    }
+
+    /** @param reconnectInterval milliseconds before a failed or lost connection is tried again, 100..3600000 */
+    public void setReconnectInterval(String reconnectInterval) {
+        this.reconnectInterval = reconnectInterval;
     }
 }

@@ -29,7 +29,15 @@ class ActivationSpecValidationTest {
             "listenPort      | 70000  | listenPort must be in 0..65535 (0 = any free port), got 70000",
             "listenPort      | http   | listenPort must be an integer in 0..65535 (0 = any free port), got 'http'",
             "initialFill     | 10     | initialFill must be in 65..1024 (receive WRs posted at start: more than srqLimit, at most srqMaxWr), got 10",
-            "replenishPolicy | lazy   | replenishPolicy must be one of fixed, grow, got 'lazy'"})
+            "replenishPolicy | lazy   | replenishPolicy must be one of fixed, grow, got 'lazy'",
+            "replyBufferSize | 0      | replyBufferSize must be in 1..1073741824 (bytes per reply), got 0",
+            "connectTo       | 10.0.0.9 | connectTo must be host:port of an rdma_cm listener (empty for none), got '10.0.0.9'",
+            "connectTo       | :7471  | connectTo must be host:port of an rdma_cm listener (empty for none), got ':7471'",
+            "connectTo       | 10.0.0.9:0 | connectTo must be in 1..65535 (the port of connectTo), got 0",
+            "connectTo       | 10.0.0.9:x | connectTo must be an integer in 1..65535 (the port of connectTo), got 'x'",
+            "connectTo       | no-such-host.invalid:7471 | connectTo: cannot resolve host 'no-such-host.invalid'",
+            "connectCount    | 0      | connectCount must be in 1..1024 (connections kept to connectTo), got 0",
+            "reconnectInterval | 99   | reconnectInterval must be in 100..3600000 (milliseconds before a failed or lost connection is tried again), got 99"})
     void badValuesNameThePropertyAndItsRange(String property, String value, String message) throws Exception {
         SrqActivationSpec spec = new SrqActivationSpec();
         SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(property.charAt(0)) + property.substring(1),
@@ -47,5 +55,18 @@ class ActivationSpecValidationTest {
         assertEquals(256, c.initialFill(), "fill defaults to 4 × srqLimit");
         assertEquals(InboundConfig.PollMode.ADAPTIVE, c.pollMode());
         assertTrue(c.srqLimit() < c.initialFill());
+        assertEquals(null, c.connectTo(), "no outgoing connections unless connectTo is set");
+        assertEquals(4096, c.replyBufferSize());
+    }
+
+    @Test
+    void connectToTakesAnIpv6AddressInBrackets() throws Exception {
+        SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setConnectTo("[::1]:7471");
+        spec.setConnectCount("8");
+        InboundConfig c = spec.config();
+        assertEquals(7471, c.connectTo().getPort());
+        assertTrue(c.connectTo().getAddress() instanceof java.net.Inet6Address);
+        assertEquals(8, c.connectCount());
     }
 }

@@ -3,6 +3,7 @@ package io.rdma.srq.ra.inbound;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.SoftCmatoseServer;
 import io.rdma.srq.ra.testing.SoftSender;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
@@ -166,6 +167,61 @@ class InboundDeliveryTest {
         endpoints.received.forEach(r -> imms.add(r.immData()));
         assertEquals(1000, imms.size(), "every message once, with its immediate data");
         cm.flush();
+    }
+
+    /** ucmatose's exchange (the lab runs the real one): the server sends first, the MDB answers each message. */
+    @Test
+    void connectedToACmatoseServerTheEndpointsAnswerEveryMessage() throws Exception {
+        try (SoftCmatoseServer server = new SoftCmatoseServer(8, 100, 100)) {
+            SrqActivation a = activate(spec("srqMaxWr", "256", "srqLimit", "16", "bufferSize", "128",
+                    "connectTo", "10.0.0.2:" + server.address().getPort(), "connectCount", "8",
+                    "reconnectInterval", "600000"));
+            endpoints.behaviour(c -> reply(c, c.payload()));
+            assertTrue(server.run(Duration.ofSeconds(30)), "the server's exchange ended: " + server.sendsCompleted
+                    + " sends completed, " + server.repliesReceived + " replies");
+            assertEquals(800, server.repliesReceived, "each message answered");
+            assertEquals(0, server.errorCompletions);
+            await(() -> a.statistics().connections() == 0, "the server's disconnects handled");
+            ActivationStatistics st = a.statistics();
+            assertEquals(800, st.delivered(), "every message delivered to the listener");
+            assertEquals(0, st.endpointFailures());
+            assertEquals(0, st.errorCompletions());
+            assertEquals(8, new HashSet<>(endpoints.received.stream().map(TestEndpointFactory.Received::qpNum).toList()).size(),
+                    "eight connections, eight QPs on the one SRQ");
+        }
+    }
+
+    @Test
+    void aReplyIsCheckedAndOnlyPossibleDuringTheCall() throws Exception {
+        try (SoftCmatoseServer server = new SoftCmatoseServer(1, 3, 100)) {
+            activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "128", "replyBufferSize", "64",
+                    "connectTo", "10.0.0.2:" + server.address().getPort(), "reconnectInterval", "600000"));
+            List<String> errors = new CopyOnWriteArrayList<>();
+            List<io.rdma.srq.api.ReceiveCompletion> kept = new CopyOnWriteArrayList<>();
+            endpoints.behaviour(c -> {
+                try {
+                    c.reply(ByteBuffer.allocate(65));
+                } catch (io.rdma.srq.api.VerbsException e) {
+                    errors.add(e.errnoName() + ": " + e.getMessage());
+                }
+                reply(c, ByteBuffer.allocate(64));
+                kept.add(c);
+            });
+            assertTrue(server.run(Duration.ofSeconds(30)), "3 replies of 64 bytes reached the server");
+            assertEquals(3, errors.size());
+            assertTrue(errors.getFirst().startsWith("EMSGSIZE: ") && errors.getFirst().contains("replyBufferSize 64"),
+                    errors.getFirst());
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> kept.getFirst().reply(ByteBuffer.allocate(8)), "a reply after onReceive returned");
+        }
+    }
+
+    private static void reply(io.rdma.srq.api.ReceiveCompletion c, ByteBuffer message) {
+        try {
+            c.reply(message);
+        } catch (io.rdma.srq.api.VerbsException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
