@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class SoftFabric {
     /** Live soft objects (contexts and everything created from them). */
     static final AtomicInteger LIVE = new AtomicInteger();
+    /** Bytes of the live soft MRs (ibv_reg_mr lengths). */
+    static final java.util.concurrent.atomic.AtomicLong REGISTERED = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * One RNR retry interval in nanoseconds: the min_rnr_timer value 12 (0.64 ms, IB spec table 45)

@@ -41,6 +41,7 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
         this.lkey = lkey;
         this.owned = owned;
         device.publish(this);
+        SoftFabric.REGISTERED.addAndGet(length);
     }
 
     static SoftMemoryRegion register(SoftProtectionDomain pd, MemorySegment buffer, int access, Arena owned)
@@ -114,6 +115,7 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
 
     @Override
     protected void release() {
+        SoftFabric.REGISTERED.addAndGet(-length);
         try {
             device.withdraw(this);
         } finally {

@@ -100,6 +100,16 @@ public final class SoftProvider implements VerbsProvider {
     }
 
     /**
+     * The bytes of memory registered (ibv_reg_mr(3) lengths) in soft MRs not yet deregistered, in
+     * this JVM, over all soft devices: for benchmarks and tests of what registered memory costs.
+     *
+     * @return registered bytes, ≥ 0
+     */
+    public static long registeredBytes() {
+        return SoftFabric.REGISTERED.get();
+    }
+
+    /**
      * Simulates a device fault, as a firmware error or a hot-unplug of a real HCA does: every open
      * context of the device gets IBV_EVENT_DEVICE_FATAL (ibv_get_async_event(3)) on its async event
      * queue. The soft device keeps working otherwise; use it to test what an application does on

@@ -4,6 +4,7 @@ import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.api.WcStatus;
+import io.rdma.srq.verbs.WorkCompletionArray;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.work.Work;
 import org.jboss.logging.Logger;
@@ -14,11 +15,15 @@ import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 
 /**
- * One received message on its way to an endpoint: a copy of the work completion's fields (never the
- * reusable WC array itself, pitfall 14) and a view of its receive buffer that dies when the call
- * returns (the view lives in an arena closed right after onReceive, so a kept ByteBuffer throws
- * instead of showing a reposted buffer). Runs beforeDelivery / onReceive / afterDelivery strictly
- * paired, then returns the buffer and the endpoint.
+ * A batch of received messages (one poll of the CQ, up to its capacity) on its way to ONE endpoint:
+ * copies of the work completions' fields (never the reusable WC array itself, pitfall 14), delivered
+ * one by one, each with beforeDelivery / onReceive / afterDelivery strictly paired. One Work and one
+ * endpoint per batch, not per message, is what keeps the container's hand-off off the per-message
+ * cost. The batch then goes back to the poller, which reposts its buffers and reuses the object.
+ *
+ * <p>{@link #payload()} views live in an arena closed when the batch ends, before its buffers are
+ * reposted: a ByteBuffer kept past its call throws from then on instead of showing a reposted
+ * buffer.
  */
 final class Delivery implements Work, ReceiveCompletion {
     private static final Logger LOG = Logger.getLogger(Delivery.class);
@@ -33,62 +38,118 @@ final class Delivery implements Work, ReceiveCompletion {
     }
 
     private final SrqActivation activation;
-    private final int buffer;
-    private final long wrId;
-    private final int byteLen;
-    private final boolean hasImm;
-    private final int immData;
-    private final int srcQp;
-    private final int qpNum;
-    private final MemorySegment bytes;
-    private ByteBuffer view;
+    private final MemorySegment slab;
+    private final int bufferSize;
+    private final int[] buffer;
+    private final long[] wrId;
+    private final int[] byteLen;
+    private final boolean[] hasImm;
+    private final int[] immData;
+    private final int[] srcQp;
+    private final int[] qpNum;
+    private int count;
+    private int failures;
+    private int current;
     private boolean live;
+    private Arena views;
+    private ByteBuffer view;
 
-    Delivery(SrqActivation activation, int buffer, long wrId, int byteLen, boolean hasImm, int immData, int srcQp,
-             int qpNum, MemorySegment bytes) {
+    /**
+     * @param activation the activation delivering
+     * @param slab       its receive buffers
+     * @param bufferSize bytes per buffer
+     * @param capacity   messages per batch at most
+     */
+    Delivery(SrqActivation activation, MemorySegment slab, int bufferSize, int capacity) {
         this.activation = activation;
-        this.buffer = buffer;
-        this.wrId = wrId;
-        this.byteLen = byteLen;
-        this.hasImm = hasImm;
-        this.immData = immData;
-        this.srcQp = srcQp;
-        this.qpNum = qpNum;
-        this.bytes = bytes;
+        this.slab = slab;
+        this.bufferSize = bufferSize;
+        this.buffer = new int[capacity];
+        this.wrId = new long[capacity];
+        this.byteLen = new int[capacity];
+        this.hasImm = new boolean[capacity];
+        this.immData = new int[capacity];
+        this.srcQp = new int[capacity];
+        this.qpNum = new int[capacity];
+    }
+
+    /** Adds the successful completion {@code i} of {@code wcs}; its wr_id is the buffer index. */
+    void add(WorkCompletionArray wcs, int i) {
+        int k = count++;
+        wrId[k] = wcs.wrId(i);
+        buffer[k] = (int) wrId[k];
+        byteLen[k] = wcs.byteLen(i);
+        hasImm[k] = wcs.hasImm(i);
+        immData[k] = hasImm[k] ? wcs.immData(i) : 0;
+        srcQp[k] = wcs.srcQp(i);
+        qpNum[k] = wcs.qpNum(i);
+    }
+
+    int count() {
+        return count;
+    }
+
+    int failures() {
+        return failures;
+    }
+
+    int buffer(int k) {
+        return buffer[k];
+    }
+
+    /** Empties the batch for reuse (poller only, after it came back). */
+    void clear() {
+        count = 0;
+        failures = 0;
     }
 
     @Override
     public void run() {
         EndpointPool endpoints = activation.endpoints();
         MessageEndpoint endpoint = null;
-        boolean failed = false;
-        try (Arena call = Arena.ofConfined()) {
-            endpoint = endpoints.take();
-            view = bytes.reinterpret(call, null).asByteBuffer().asReadOnlyBuffer();
-            live = true;
-            endpoint.beforeDelivery(ON_RECEIVE);
-            try {
-                ((SrqReceiveListener) endpoint).onReceive(this);
-            } catch (RuntimeException | Error e) {
-                failed = true;
-                LOG.warnf(e, "%s: onReceive of message %d from QP %d failed", activation.srqName(), wrId, srcQp);
-            } finally {
-                live = false;
-                endpoint.afterDelivery();
-            }
-        } catch (Exception e) {
-            failed = true;
-            LOG.warnf(e, "%s: delivery of message %d failed", activation.srqName(), wrId);
-            if (endpoint != null) {
-                endpoints.discard(endpoint);
-                endpoint = null;
+        try {
+            for (current = 0; current < count; current++) {
+                view = null;
+                try {
+                    if (endpoint == null) {
+                        endpoint = endpoints.take();
+                    }
+                    deliver(endpoint);
+                } catch (Exception e) {
+                    failures++;
+                    LOG.warnf(e, "%s: delivery of message %d failed", activation.srqName(), wrId[current]);
+                    if (endpoint != null) {
+                        endpoints.discard(endpoint);
+                        endpoint = null;
+                    }
+                }
             }
         } finally {
             live = false;
+            view = null;
+            if (views != null) {
+                views.close();
+                views = null;
+            }
             if (endpoint != null) {
                 endpoints.give(endpoint);
             }
-            activation.delivered(buffer, failed);
+            activation.delivered(this);
+        }
+    }
+
+    private void deliver(MessageEndpoint endpoint) throws Exception {
+        endpoint.beforeDelivery(ON_RECEIVE);
+        live = true;
+        try {
+            ((SrqReceiveListener) endpoint).onReceive(this);
+        } catch (RuntimeException | Error e) {
+            failures++;
+            LOG.warnf(e, "%s: onReceive of message %d from QP %d failed", activation.srqName(), wrId[current],
+                    qpNum[current]);
+        } finally {
+            live = false;
+            endpoint.afterDelivery();
         }
     }
 
@@ -105,7 +166,7 @@ final class Delivery implements Work, ReceiveCompletion {
 
     @Override
     public long wrId() {
-        return wrId;
+        return wrId[current];
     }
 
     @Override
@@ -115,58 +176,67 @@ final class Delivery implements Work, ReceiveCompletion {
 
     @Override
     public int byteLen() {
-        return byteLen;
+        return byteLen[current];
     }
 
     @Override
     public boolean hasImmData() {
-        return hasImm;
+        return hasImm[current];
     }
 
     @Override
     public int immData() {
-        return hasImm ? immData : 0;
+        return immData[current];
     }
 
     @Override
     public int srcQp() {
-        return srcQp;
+        return srcQp[current];
     }
 
     @Override
     public int qpNum() {
-        return qpNum;
+        return qpNum[current];
     }
 
     @Override
     public ByteBuffer payload() {
         checkLive();
+        if (view == null) {
+            if (views == null) {
+                views = Arena.ofConfined();
+            }
+            view = slab.asSlice((long) buffer[current] * bufferSize, byteLen[current]).reinterpret(views, null)
+                    .asByteBuffer().asReadOnlyBuffer();
+        }
         return view.duplicate();
     }
 
     @Override
     public byte[] copyPayload() {
         checkLive();
-        byte[] copy = new byte[byteLen];
-        view.duplicate().get(copy);
-        return copy;
+        return slab.asSlice((long) buffer[current] * bufferSize, byteLen[current]).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
     }
 
     @Override
     public void reply(ByteBuffer message) throws VerbsException {
         checkLive();
-        activation.reply(qpNum, message, null);
+        activation.reply(qpNum[current], message, null);
     }
 
     @Override
-    public void reply(ByteBuffer message, int immData) throws VerbsException {
+    public void reply(ByteBuffer message, int imm) throws VerbsException {
         checkLive();
-        activation.reply(qpNum, message, immData);
+        activation.reply(qpNum[current], message, imm);
     }
 
     @Override
     public String toString() {
-        return "ReceiveCompletion[wr_id=" + wrId + ", byte_len=" + byteLen + ", src_qp=" + srcQp + ", qp_num=" + qpNum
-                + (hasImm ? ", imm_data=" + immData : "") + "]";
+        if (current >= count) {
+            return "ReceiveCompletion[ended]";
+        }
+        return "ReceiveCompletion[wr_id=" + wrId[current] + ", byte_len=" + byteLen[current] + ", src_qp="
+                + srcQp[current] + ", qp_num=" + qpNum[current] + (hasImm[current] ? ", imm_data=" + immData[current] : "")
+                + "]";
     }
 }

@@ -30,6 +30,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -49,10 +50,11 @@ import java.util.concurrent.atomic.LongAdder;
  * same SRQ. Each connection is a {@link Link}, through which an endpoint can answer the message it
  * is given ({@link io.rdma.srq.api.ReceiveCompletion#reply}).
  *
- * <p>Two long-running works: the <b>poller</b> polls the CQ, hands each successful receive to a
- * {@link Delivery} on the WorkManager (at most {@code maxConcurrency} at once: with no free endpoint
- * it stops polling, so completions wait in the CQ and nothing is dropped) and reposts returned
- * buffers in batches up to the fill level; the <b>control</b> loop takes rdma_cm events and async
+ * <p>Two long-running works: the <b>poller</b> polls the CQ up to 32 completions at a time, hands
+ * the successful receives of one poll to one endpoint as a {@link Delivery} batch on the
+ * WorkManager (at most {@code maxConcurrency} batches at once: with no free endpoint it stops
+ * polling, so completions wait in the CQ and nothing is dropped) and reposts returned buffers in
+ * chains up to the fill level; the <b>control</b> loop takes rdma_cm events and async
  * events with short timeouts (so it never blocks deactivation). On IBV_EVENT_SRQ_LIMIT_REACHED it
  * raises the fill level (policy {@code grow}: doubles it up to srqMaxWr, MVAPICH2-style), has the
  * poller top up and re-arm the one-shot limit, and fires {@link SrqLimitReached}.
@@ -76,7 +78,10 @@ public final class SrqActivation {
     private final CmListener listener;
     private final EndpointPool endpoints;
     private final Semaphore permits;
-    private final ConcurrentLinkedQueue<Integer> returned = new ConcurrentLinkedQueue<>();
+    /** Batches whose delivery ended: their buffers go back to the SRQ, the objects are reused. */
+    private final ConcurrentLinkedQueue<Delivery> returned = new ConcurrentLinkedQueue<>();
+    /** Batch objects ready for reuse, touched by the poller only. */
+    private final ArrayDeque<Delivery> spare = new ArrayDeque<>();
     /** Buffers neither posted nor in delivery: a stack of indexes, touched by the poller only. */
     private final int[] free;
     private int freeCount;
@@ -230,13 +235,13 @@ public final class SrqActivation {
         link.reply(message, immData);
     }
 
-    /** A delivery ended: its buffer goes back for reposting and its endpoint slot frees up. */
-    void delivered(int buffer, boolean failed) {
-        delivered.increment();
-        if (failed) {
-            failures.increment();
+    /** A batch's delivery ended: its buffers go back for reposting and its endpoint slot frees up. */
+    void delivered(Delivery batch) {
+        delivered.add(batch.count());
+        if (batch.failures() > 0) {
+            failures.add(batch.failures());
         }
-        returned.offer(buffer);
+        returned.offer(batch);
         permits.release();
     }
 
@@ -252,17 +257,16 @@ public final class SrqActivation {
                     rearm = false;
                     srq.armLimit(config.srqLimit());
                 }
-                int allowed = Math.min(permits.availablePermits(), BATCH);
-                if (allowed == 0) {
+                if (permits.availablePermits() == 0) {
                     // backpressure: every endpoint is busy; completions stay in the CQ
                     if (permits.tryAcquire(EVENT_WAIT_MS, TimeUnit.MILLISECONDS)) {
                         permits.release();
                     }
                     continue;
                 }
-                int n = cq.poll(wcs, allowed);
-                for (int i = 0; i < n; i++) {
-                    dispatch(wcs, i);
+                int n = cq.poll(wcs, BATCH);
+                if (n > 0) {
+                    dispatch(wcs, n);
                 }
                 if (n > 0) {
                     lastWork = System.nanoTime();
@@ -316,19 +320,27 @@ public final class SrqActivation {
         armed = false;
     }
 
-    private void dispatch(WorkCompletionArray wcs, int i) throws InterruptedException {
-        completed.increment();
-        outstanding--;
-        int buffer = (int) wcs.wrId(i);
-        if (!wcs.isSuccess(i)) {
-            errors.increment();
-            LOG.debugf("activation %s: %s completion of buffer %d on QP %d", srqName, wcs.status(i), buffer, wcs.qpNum(i));
-            returned.offer(buffer);
+    /** Counts the n completions, frees the buffers of error ones, hands the rest to one endpoint. */
+    private void dispatch(WorkCompletionArray wcs, int n) throws InterruptedException {
+        completed.add(n);
+        outstanding -= n;
+        Delivery d = null;
+        for (int i = 0; i < n; i++) {
+            if (!wcs.isSuccess(i)) {
+                errors.increment();
+                LOG.debugf("activation %s: %s completion of buffer %d on QP %d", srqName, wcs.status(i), wcs.wrId(i),
+                        wcs.qpNum(i));
+                free[freeCount++] = (int) wcs.wrId(i);
+                continue;
+            }
+            if (d == null) {
+                d = spare.isEmpty() ? new Delivery(this, slab.segment(), config.bufferSize(), BATCH) : spare.pop();
+            }
+            d.add(wcs, i);
+        }
+        if (d == null) {
             return;
         }
-        int length = wcs.byteLen(i);
-        Delivery d = new Delivery(this, buffer, wcs.wrId(i), length, wcs.hasImm(i), wcs.immData(i), wcs.srcQp(i),
-                wcs.qpNum(i), slab.segment().asSlice((long) buffer * config.bufferSize(), length));
         permits.acquire();
         try {
             workManager.scheduleWork(d);
@@ -340,9 +352,13 @@ public final class SrqActivation {
 
     /** Reposts returned buffers and tops the SRQ up to the fill level, in chains of up to BATCH. */
     private void topUp(ReceiveWorkRequests wrs) throws VerbsException {
-        Integer b;
-        while ((b = returned.poll()) != null) {
-            free[freeCount++] = b;
+        Delivery done;
+        while ((done = returned.poll()) != null) {
+            for (int k = 0; k < done.count(); k++) {
+                free[freeCount++] = done.buffer(k);
+            }
+            done.clear();
+            spare.push(done);
         }
         long want = fill - outstanding;
         while (want > 0 && freeCount > 0) {

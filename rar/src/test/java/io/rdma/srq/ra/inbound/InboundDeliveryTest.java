@@ -225,6 +225,14 @@ class InboundDeliveryTest {
     }
 
     @Test
+    void registeredReceiveMemoryIsTheSameFor1And16And256Connections() throws Exception {
+        long one = io.rdma.srq.ra.bench.ActivationMemory.registeredWith(1);
+        assertEquals(1024L * 4096, one, "one slab of srqMaxWr × bufferSize");
+        assertEquals(one, io.rdma.srq.ra.bench.ActivationMemory.registeredWith(16));
+        assertEquals(one, io.rdma.srq.ra.bench.ActivationMemory.registeredWith(256));
+    }
+
+    @Test
     void aMillionMessagesWithFailingAndSlowEndpointsReconcile() throws Exception {
         SrqActivation a = activate(spec("srqMaxWr", "1024", "srqLimit", "32", "initialFill", "128", "bufferSize", "64",
                 "maxConcurrency", "8", "pollMode", "busy", "replenishPolicy", "grow"));
@@ -314,16 +322,17 @@ class InboundDeliveryTest {
     @Test
     void withNoFreeEndpointThePollerStopsAndNothingIsDropped() throws Exception {
         SrqActivation a = activate(spec("srqMaxWr", "64", "srqLimit", "8", "initialFill", "64", "bufferSize", "64",
-                "maxConcurrency", "2", "replenishPolicy", "grow"));
+                "maxConcurrency", "1", "replenishPolicy", "grow"));
         endpoints.close();
         SoftSender s = sender(a, 64);
         for (int i = 0; i < 60; i++) {
             s.send(i, 64, null);
         }
-        await(() -> endpoints.received.size() == 2, "both endpoints busy");
+        await(() -> endpoints.received.size() == 1, "the one endpoint busy");
         Thread.sleep(200);
-        assertEquals(2, endpoints.received.size(), "no delivery beyond maxConcurrency while endpoints are busy");
-        assertEquals(2, a.statistics().completed(), "the rest wait in the CQ, not polled");
+        assertEquals(1, endpoints.received.size(), "no delivery beyond maxConcurrency while endpoints are busy");
+        assertTrue(a.statistics().completed() <= 32, "at most one batch (one poll of 32) taken for the busy endpoint; "
+                + "the rest wait in the CQ, not polled: " + a.statistics().completed());
         endpoints.open();
         s.drain(Duration.ofSeconds(20));
         await(() -> endpoints.received.size() == 60, "all 60 delivered");

@@ -47,6 +47,11 @@ public final class SoftSender implements AutoCloseable {
         connection = ctx.connect(qp, to, Duration.ofSeconds(5));
     }
 
+    /** @return bytes this sender registered (its send slots) */
+    public long registeredBytes() {
+        return mr.length();
+    }
+
     /** @return the sender's QP number (the receiver's src_qp) */
     public int qpNum() {
         return qp.qpNum();
