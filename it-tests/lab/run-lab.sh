@@ -1,7 +1,7 @@
 #!/bin/bash
 # run-lab.sh : the rxe lab end to end, one command, for CI and for people.
 #   1. setup-host.sh               apt packages + Debian kernel (idempotent; ~1 s when done)
-#   2. host build (never in the guest): mvn install of rar (and what it needs: api, native), then
+#   2. host build (never in the guest, build-classpath.sh): mvn install of rar (and api, native), then
 #      the test class path of native and rar (<m>-classes, <m>-test-classes, every test-scope jar) plus
 #      junit-platform-console-standalone snapshotted into <it-tests>/target/lab-classpath
 #   3. ONE guest boot (run-in-vm.sh) running tests/lab-suite.sh: ibv_devinfo -v, the sanity
@@ -33,21 +33,12 @@ LAB=$(cd "$(dirname "$0")" && pwd)
 IT=$(cd "$LAB/.." && pwd)                    # it-tests/
 REPO=$(cd "$IT/.." && pwd)
 export JAVA_HOME=${LAB_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-JUNIT_CONSOLE=org.junit.platform:junit-platform-console-standalone:6.1.3
-DEP_PLUGIN=org.apache.maven.plugins:maven-dependency-plugin:3.9.0
 CPD=$IT/target/lab-classpath
 REPORTS=${LAB_REPORTS:-$IT/target/lab-reports}
-BUILD_TO=${LAB_BUILD_TIMEOUT:-900}
 now() { date +%s.%N; }
 dt() { awk "BEGIN{printf \"%.1f\", $2 - $1}"; }
 say() { echo "run-lab: $*" >&2; }
 die() { say "$*"; exit 2; }
-# Maven's guava calls sun.misc.Unsafe: keep JDK 25's warnings about it out of the log
-export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
-mvn_() {   # Debian's mvn prints ANSI resets even in batch mode: strip them
-  timeout -k 10 "$BUILD_TO" mvn -B -q -Dstyle.color=never ${LAB_MVN_ARGS:-} "$@" 2>&1 | sed -u 's/\x1b\[[0-9;]*m//g'
-  return "${PIPESTATUS[0]}"
-}
 
 # 1. host setup -----------------------------------------------------------------------------
 T_SETUP=$(now)
@@ -58,30 +49,7 @@ T_BUILD=$(now)
 
 # 2. host build of the test class path ------------------------------------------------------
 if [ "${LAB_SKIP_BUILD:-0}" != 1 ] || [ ! -s "$CPD/classpath.txt" ]; then
-  say "building native and rar on the host (mvn -pl rar -am install -DskipTests)"
-  mvn_ -f "$REPO/pom.xml" -pl rar -am install -DskipTests || die "host build failed (rc=$?)"
-  rm -rf "$CPD.tmp"; mkdir -p "$CPD.tmp/lib"
-  for m in native rar; do
-    mvn_ -f "$REPO/$m/pom.xml" "$DEP_PLUGIN:build-classpath" -Dmdep.includeScope=test \
-      -Dmdep.outputFile="$CPD.tmp/m2-classpath-$m.txt" || die "dependency:build-classpath of $m failed"
-    # a snapshot: the guest run must not see concurrent rebuilds of */target or ~/.m2
-    cp -a "$REPO/$m/target/classes" "$CPD.tmp/$m-classes" || die "no $m/target/classes"
-    cp -a "$REPO/$m/target/test-classes" "$CPD.tmp/$m-test-classes" || die "no $m/target/test-classes"
-  done
-  mvn_ -f "$REPO/native/pom.xml" "$DEP_PLUGIN:copy" -Dartifact="$JUNIT_CONSOLE" \
-    -DoutputDirectory="$CPD.tmp" -Dmdep.stripVersion=true || die "cannot resolve $JUNIT_CONSOLE"
-  cp_=()
-  IFS=: read -ra JARS < <(cat "$CPD.tmp"/m2-classpath-*.txt | tr '\n' ':')
-  for j in "${JARS[@]}"; do
-    [ -n "$j" ] || continue
-    case "$(basename "$j")" in srq-native-*.jar) continue;; esac   # its classes dirs are on the path
-    [ -e "$CPD.tmp/lib/$(basename "$j")" ] && continue
-    cp "$j" "$CPD.tmp/lib/" || die "cannot copy $j"
-    cp_+=("$CPD/lib/$(basename "$j")")
-  done
-  (IFS=:; echo "${cp_[*]}") > "$CPD.tmp/classpath.txt"
-  rm -rf "$CPD"; mv "$CPD.tmp" "$CPD"
-  [ -s "$CPD/junit-platform-console-standalone.jar" ] || die "console launcher jar missing"
+  "$LAB/build-classpath.sh" "$CPD" || die "host build of the class path failed"
 fi
 NTEST=$(find "$CPD"/*-test-classes -name '*Test.class' -o -name '*Tests.class' | wc -l)
 say "test class path in $CPD ($(ls "$CPD/lib" | wc -l) jars, $NTEST test classes)"

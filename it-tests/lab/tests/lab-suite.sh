@@ -4,7 +4,7 @@
 # with the host through RXE_RW):
 #   kernel.txt, ibv_devinfo.txt (ibv_devinfo -v), srq_pingpong.log, ib_send_bw_srq.log,
 #   junit-console.txt, junit/ (the console launcher's XML), steps.txt ("name rc=N secs=S" lines)
-# CPDIR is what run-lab.sh built on the host: {native,rar}-classes/ {native,rar}-test-classes/ classpath.txt and
+# CPDIR is what build-classpath.sh built on the host: {native,rar}-classes/ {native,rar}-test-classes/ lib/ classpath.txt and
 # junit-platform-console-standalone.jar. Nothing is compiled here.
 # Knobs (environment, forwarded by run-lab.sh): LAB_DEVICE (rxe0), LAB_GID_INDEX (1),
 #   LAB_LISTEN_ADDRESS (10.77.0.1, -Dverbs.listenAddress for rdma_cm tests),
@@ -50,8 +50,7 @@ grep -E '^ *#bytes|^ *[0-9]+ +[0-9]+ |rc=' "$REPORTS/ib_send_bw_srq.log"
 # the JVM's timeout process ends, so a process the tests started and left running (a peer tool
 # holding stdout) cannot stall the lab; such processes are killed afterwards (they share
 # timeout's process group).
-CP=$CPDIR/native-classes:$CPDIR/native-test-classes:$CPDIR/rar-classes:$CPDIR/rar-test-classes
-[ -s "$CPDIR/classpath.txt" ] && CP=$CP:$(cat "$CPDIR/classpath.txt")
+CP=$(cat "$CPDIR/classpath.txt")
 # rar: only its lab tests (io.rdma.srq.ra.lab); its soft-device tests ran in mvn verify on the host
 echo "##### junit (console output: $REPORTS/junit-console.txt)"
 t0=$EPOCHREALTIME
