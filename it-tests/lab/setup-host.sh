@@ -13,7 +13,7 @@ WORK=${RXE_WORK:-$(cd "$LAB/.." && pwd)/target/rxe-lab}; mkdir -p "$WORK"
 APT_TO=${RXE_APT_TIMEOUT:-600}
 PKGS=(qemu-system-x86 busybox-static cpio kmod iproute2 xz-utils zstd binutils
       libibverbs1 ibverbs-providers librdmacm1 ibverbs-utils rdmacm-utils perftest
-      libibverbs-dev librdmacm-dev librpma0 librpma-dev)
+      libibverbs-dev librdmacm-dev librpma0 librpma-dev gcc libc6-dev jq)
 T0=$(date +%s.%N)
 export DEBIAN_FRONTEND=noninteractive
 if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo -n); fi

@@ -4,6 +4,7 @@ import io.rdma.srq.verbs.ffi.ibverbs.ibv_context;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_context_ops;
 import io.rdma.srq.verbs.ffi.ibverbs.verbs_context;
 
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -29,6 +30,16 @@ final class ContextOps {
     static final MethodHandle CLOSE_XRCD = NativeCall.capturingPointer(verbs_context.close_xrcd.descriptor());
     static final MethodHandle CREATE_SRQ_EX = NativeCall.capturingPointer(verbs_context.create_srq_ex.descriptor());
     static final MethodHandle GET_SRQ_NUM = NativeCall.capturingPointer(verbs_context.get_srq_num.descriptor());
+    /**
+     * ops.poll_cq and ops.post_srq_recv as critical downcalls ({@code Linker.Option.critical}): the
+     * data-path verbs only touch the provider's user-space queues (rxe, mlx5, efa: a spinlock, no
+     * system call, no callback), so the JVM may skip the thread-state transitions of a normal
+     * downcall. Arguments are native segments only. First argument: the function's address.
+     */
+    static final MethodHandle POLL_CQ = Linker.nativeLinker().downcallHandle(ibv_context_ops.poll_cq.descriptor(),
+            Linker.Option.critical(false));
+    static final MethodHandle POST_SRQ_RECV = Linker.nativeLinker().downcallHandle(
+            ibv_context_ops.post_srq_recv.descriptor(), Linker.Option.critical(false));
 
     final MemorySegment pollCq;
     final MemorySegment reqNotifyCq;

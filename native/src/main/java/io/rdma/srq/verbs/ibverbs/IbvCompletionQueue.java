@@ -54,7 +54,14 @@ final class IbvCompletionQueue extends IbvResource implements CompletionQueue {
         if (maxEntries < 1 || maxEntries > wcs.capacity()) {
             throw new IllegalArgumentException("maxEntries must be in 1.." + wcs.capacity() + ", got " + maxEntries);
         }
-        int n = ibv_context_ops.poll_cq.invoke(pollCq, handle(), maxEntries, wcs.segment());
+        int n;
+        try {
+            n = (int) ContextOps.POLL_CQ.invokeExact(pollCq, handle(), maxEntries, wcs.segment());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("ibv_poll_cq downcall", t);
+        }
         if (n < 0) {
             throw new VerbsException("ibv_poll_cq", Errno.EINVAL, kind() + " returned " + n);
         }

@@ -7,7 +7,6 @@ import io.rdma.srq.verbs.PostReceiveException;
 import io.rdma.srq.verbs.ReceiveWorkRequests;
 import io.rdma.srq.verbs.SharedReceiveQueue;
 import io.rdma.srq.verbs.ffi.ibverbs.IbVerbs;
-import io.rdma.srq.verbs.ffi.ibverbs.ibv_context_ops;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_srq;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_srq_attr;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_srq_init_attr;
@@ -173,7 +172,11 @@ final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQu
         MemorySegment head = wrs.terminate(count);
         int rc;
         try {
-            rc = ibv_context_ops.post_srq_recv.invoke(postSrqRecv, srq, head, wrs.badWrCell());
+            rc = (int) ContextOps.POST_SRQ_RECV.invokeExact(postSrqRecv, srq, head, wrs.badWrCell());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("ibv_post_srq_recv downcall", t);
         } finally {
             wrs.relink(count);
         }
