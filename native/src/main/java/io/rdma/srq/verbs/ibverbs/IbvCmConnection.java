@@ -53,7 +53,14 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
         return IbVerbs.ibv_get_device_name(device).reinterpret(Integer.MAX_VALUE).getString(0);
     }
 
-    /** rdma_init_qp_attr(3) for {@code state}, then ibv_modify_qp(3). */
+    /** RNR NAK timer code 12: a sender retries after 0.64 ms (IB spec table 45), as perftest's QPs do. */
+    static final byte MIN_RNR_TIMER = 12;
+
+    /**
+     * rdma_init_qp_attr(3) for {@code state}, then ibv_modify_qp(3). At RTR the responder's
+     * min_rnr_timer is set to {@value #MIN_RNR_TIMER} (0.64 ms): the kernel CM hands out 0, which
+     * means 655 ms, so a sender meeting a momentarily empty SRQ would stall for most of a second.
+     */
     static void move(MemorySegment id, IbvQueuePair qp, int state, String name) throws VerbsException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.layout());
@@ -61,7 +68,12 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
             ibv_qp_attr.qp_state(attr, state);
             NativeCall.status("rdma_init_qp_attr", "QP " + qp.qpNum() + " to " + name, CmChannel.H.INIT_QP_ATTR, null,
                     id, attr, mask);
-            qp.modify(attr, mask.get(ValueLayout.JAVA_INT, 0), name);
+            int m = mask.get(ValueLayout.JAVA_INT, 0);
+            if (state == IbVerbs.IBV_QPS_RTR()) {
+                ibv_qp_attr.min_rnr_timer(attr, MIN_RNR_TIMER);
+                m |= IbVerbs.IBV_QP_MIN_RNR_TIMER();
+            }
+            qp.modify(attr, m, name);
         }
     }
 

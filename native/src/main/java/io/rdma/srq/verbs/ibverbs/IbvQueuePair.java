@@ -131,7 +131,7 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
             ibv_qp_attr.dest_qp_num(a, remote.qpNum());
             ibv_qp_attr.rq_psn(a, remote.psn());
             ibv_qp_attr.max_dest_rd_atomic(a, (byte) 1);
-            ibv_qp_attr.min_rnr_timer(a, (byte) 12);
+            ibv_qp_attr.min_rnr_timer(a, IbvCmConnection.MIN_RNR_TIMER);
             MemorySegment ah = ibv_qp_attr.ah_attr(a);
             ibv_ah_attr.dlid(ah, (short) remote.lid());
             ibv_ah_attr.is_global(ah, (byte) 1);
