@@ -14,7 +14,8 @@
 # Output: $BENCH_OUT (default it-tests/target/bench): summary.md (printed at the end) and each
 # part's raw results. Needs what the lab needs (it-tests/lab/setup-host.sh: qemu, rdma-core,
 # perftest, gcc, jq) and a JDK 25; about 20 minutes on 2 cores, most of it in the emulated guest.
-# Knobs: BENCH_OUT; BENCH_SKIP_LAB=1 (host parts only); MVN_ARGS (extra Maven args, e.g. -o);
+# Knobs: BENCH_OUT; BENCH_SKIP_LAB=1 (host parts only); BENCH_SUMMARY_ONLY=1 (only render summary.md
+#        again from the results in BENCH_OUT); MVN_ARGS (extra Maven args, e.g. -o);
 #        those of ffm-path.sh (FFM_*), run-message-rate.sh / message-rate.sh (BENCH_*), run-in-vm.sh (RXE_*).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,10 +25,12 @@ export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
 OUT=${BENCH_OUT:-$REPO/it-tests/target/bench}
 say() { echo "run-benchmarks: $*" >&2; }
 die() { say "$*"; exit 2; }
-rm -rf "$OUT"; mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
+if [ "${BENCH_SUMMARY_ONLY:-0}" != 1 ]; then rm -rf "$OUT"; fi
+mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
 command -v jq >/dev/null || die "jq is needed (it-tests/lab/setup-host.sh installs it)"
 T0=$(date +%s)
 
+if [ "${BENCH_SUMMARY_ONLY:-0}" != 1 ]; then
 # 1. JMH on the soft device ---------------------------------------------------------------------
 say "JMH on the soft device (SoftFabricBenchmark, ActivationPipelineBenchmark)"
 mvn -B -Dstyle.color=never ${MVN_ARGS:-} -f "$REPO/pom.xml" -pl native,rar -am -Pbench verify -DskipTests \
@@ -35,13 +38,6 @@ mvn -B -Dstyle.color=never ${MVN_ARGS:-} -f "$REPO/pom.xml" -pl native,rar -am -
   || die "JMH run failed; see $OUT/jmh-soft.log"
 cp "$REPO/native/target/jmh-result.json" "$OUT/jmh-native.json"
 cp "$REPO/rar/target/jmh-result.json" "$OUT/jmh-rar.json"
-# name<TAB>param<TAB>score<TAB>error (ops/s)
-jq -r '.[] | [(.benchmark | sub(".*\\."; "")), (.params.workManager // .params.size // ""),
-              .primaryMetric.score, .primaryMetric.scoreError] | @tsv' \
-  "$OUT/jmh-native.json" "$OUT/jmh-rar.json" > "$OUT/jmh-soft.tsv"
-score() { awk -F'\t' -v b="$1" -v p="$2" '$1 == b && $2 == p {print $3}' "$OUT/jmh-soft.tsv"; }
-BARE=$(score sendReceivePollRepost 64) CALLER=$(score sendThroughTheActivation callerRuns) POOL=$(score sendThroughTheActivation pool)
-
 # 2. FFM path on the soft device (its script builds the class path snapshot the rest uses) -------
 say "FFM path on the soft device"
 MVN_ARGS=${MVN_ARGS:-} "$REPO/native/src/bench/ffm-path.sh" --out "$OUT/ffm-soft" > "$OUT/ffm-soft.log" 2>&1 \
@@ -67,8 +63,20 @@ if [ "${BENCH_SKIP_LAB:-0}" != 1 ]; then
   RATE_RC=$?
   LAB_RC="ffm-path $FFM_RC, message-rate $RATE_RC"
 fi
+echo "$LAB_RC" > "$OUT/lab-rc.txt"
+fi   # BENCH_SUMMARY_ONLY
 
-# summary -------------------------------------------------------------------------------------------
+# summary (BENCH_SUMMARY_ONLY=1 renders it again from the results in $BENCH_OUT) -------------------
+# name<TAB>param<TAB>median<TAB>min<TAB>max of the measured iterations (ops/s)
+jq -r '.[] | (.primaryMetric.rawData | flatten | sort) as $v | ($v | length) as $n
+      | [(.benchmark | sub(".*\\."; "")), (.params.workManager // .params.size // ""),
+         (if $n % 2 == 1 then $v[($n - 1) / 2] else ($v[$n / 2 - 1] + $v[$n / 2]) / 2 end), $v[0], $v[-1]]
+      | @tsv' "$OUT/jmh-native.json" "$OUT/jmh-rar.json" > "$OUT/jmh-soft.tsv"
+score() { awk -F'\t' -v b="$1" -v p="$2" '$1 == b && $2 == p {print $3}' "$OUT/jmh-soft.tsv"; }
+BARE=$(score sendReceivePollRepost 64) CALLER=$(score sendThroughTheActivation callerRuns) POOL=$(score sendThroughTheActivation pool)
+
+
+LAB_RC=$(cat "$OUT/lab-rc.txt" 2>/dev/null || echo unknown)
 ns() { awk "BEGIN{ if ($1 > 0) printf \"%.0f\", 1e9 / $1; else print \"n/a\" }"; }
 mps() { awk "BEGIN{printf \"%.2f M/s\", $1 / 1e6}"; }
 {
@@ -77,11 +85,11 @@ mps() { awk "BEGIN{printf \"%.2f M/s\", $1 / 1e6}"; }
   echo "Host: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, kernel $(uname -r);" \
        "rdma-core (libibverbs1) $(dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null || echo unknown);" \
        "$("$JAVA_HOME/bin/java" -version 2>&1 | head -1); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Command: \`it-tests/bench/run-benchmarks.sh\`; lab parts: $LAB_RC (exit codes)."
+  echo "Command: \`it-tests/bench/run-benchmarks.sh\`; lab parts (exit codes): $LAB_RC."
   echo
-  echo "## Soft device (JMH, 64-byte messages, 5 × 2 s after 3 × 2 s warm-up)"
+  echo "## Soft device (JMH, 64-byte messages; medians of 5 × 2 s after 3 × 2 s warm-up)"
   echo
-  echo "| path | messages/s | ns per message | overhead over the bare loop | goal |"
+  echo "| path | messages/s (median) | ns per message | overhead over the bare loop | goal |"
   echo "|---|---:|---:|---:|---|"
   echo "| bare loop: post SEND → SRQ → poll → repost, one thread | $(mps "$BARE") | $(ns "$BARE") | — | — |"
   echo "| adapter to a no-op listener, delivery on the poller's thread | $(mps "$CALLER") | $(ns "$CALLER") | $(awk "BEGIN{printf \"%.0f ns\", 1e9/$CALLER - 1e9/$BARE}") | ≥ 5 M/s; ≤ 100 ns |"
@@ -105,9 +113,13 @@ mps() { awk "BEGIN{printf \"%.2f M/s\", $1 / 1e6}"; }
     echo "## Lab message rate, rxe0 (one C sender; goals: Java ≥ 0.95 × perftest, adapter ≥ 0.85 × perftest)"
     echo
     cat "$OUT/rate/table.md"
-    grep -E '^(kernel|machine)' "$OUT/rate.log" || true
+    echo
+    sed -n '1,3p' "$OUT/rate/guest.txt" 2>/dev/null | sed 's/$/  /'
+    echo "(medians of 3 interleaved rounds; raw runs: rate/results.txt)"
   fi
-  echo
-  echo "Wall time: $(( $(date +%s) - T0 )) s."
+  if [ "${BENCH_SUMMARY_ONLY:-0}" != 1 ]; then
+    echo
+    echo "Wall time: $(( $(date +%s) - T0 )) s."
+  fi
 } > "$OUT/summary.md"
 cat "$OUT/summary.md"
