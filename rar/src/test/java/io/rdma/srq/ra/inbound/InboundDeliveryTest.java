@@ -192,6 +192,19 @@ class InboundDeliveryTest {
     }
 
     @Test
+    void aConnectToWithNoListenerIsRetriedAndDeactivationStillFreesEverything() throws Exception {
+        SrqActivationSpec spec = spec("srqMaxWr", "16", "srqLimit", "0", "connectTo", "10.0.0.9:4791",
+                "connectCount", "2", "reconnectInterval", "100");
+        SrqActivation a = activate(spec);
+        Thread.sleep(500); // a few refused attempts per connection
+        assertEquals(0, a.statistics().connections());
+        long start = System.nanoTime();
+        ra.endpointDeactivation(endpoints, spec);
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "deactivation within its bound");
+        // @AfterEach: every native object freed
+    }
+
+    @Test
     void aReplyIsCheckedAndOnlyPossibleDuringTheCall() throws Exception {
         try (SoftCmatoseServer server = new SoftCmatoseServer(1, 3, 100)) {
             activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "128", "replyBufferSize", "64",
