@@ -6,11 +6,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -38,13 +35,7 @@ class CmInteropLabTest {
     }
 
     private static String tool(String name) {
-        for (String dir : System.getenv("PATH").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(dir, name))) {
-                return Path.of(dir, name).toString();
-            }
-        }
-        assumeTrue(false, name + " not installed (Debian rdmacm-utils); " + HOW);
-        return null;
+        return LabTools.tool(name, HOW);
     }
 
     private static Process start(List<String> command) throws Exception {

@@ -9,7 +9,6 @@ import io.rdma.srq.verbs.ProtectionDomain;
 import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.SharedReceiveQueue;
-import org.jboss.logging.Logger;
 
 import java.nio.ByteBuffer;
 
@@ -20,7 +19,6 @@ import java.nio.ByteBuffer;
  * bytes. Connections that never reply register no send memory.
  */
 final class Link {
-    private static final Logger LOG = Logger.getLogger(Link.class);
     static final int SEND_DEPTH = 64;
     static final String REPLY_BUFFER_SIZE = "the activation's replyBufferSize";
 
@@ -117,20 +115,9 @@ final class Link {
             r = ring;
             c = connection;
         }
-        closeQuietly(c);
-        closeQuietly(r); // waits for a reply being posted (the ring's lock), then refuses the next
-        closeQuietly(qp);
-        closeQuietly(sendCq);
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (Exception e) {
-            LOG.debugf("close of %s: %s", c, e.getMessage());
-        }
+        SrqActivation.closeQuietly(c);
+        SrqActivation.closeQuietly(r); // waits for a reply being posted (the ring's lock), then refuses the next
+        SrqActivation.closeQuietly(qp);
+        SrqActivation.closeQuietly(sendCq);
     }
 }

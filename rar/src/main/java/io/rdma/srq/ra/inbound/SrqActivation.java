@@ -450,7 +450,8 @@ public final class SrqActivation {
         }
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    /** Closes {@code c} (if not null), logging a failure at debug: for teardown paths. */
+    static void closeQuietly(AutoCloseable c) {
         if (c == null) {
             return;
         }

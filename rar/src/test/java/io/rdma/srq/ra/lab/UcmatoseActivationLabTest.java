@@ -7,14 +7,12 @@ import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
+import io.rdma.srq.verbs.lab.LabTools;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -63,13 +61,7 @@ class UcmatoseActivationLabTest {
     }
 
     private static String tool(String name) {
-        for (String dir : System.getenv("PATH").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(dir, name))) {
-                return Path.of(dir, name).toString();
-            }
-        }
-        assumeTrue(false, name + " not installed (Debian rdmacm-utils); " + HOW);
-        return null;
+        return LabTools.tool(name, HOW);
     }
 
     @Test
