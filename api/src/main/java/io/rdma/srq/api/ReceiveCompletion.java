@@ -32,6 +32,9 @@ public interface ReceiveCompletion {
 
     /**
      * @return a read-only view of the {@link #byteLen()} message bytes, valid only during the call
+     *         and on the delivering thread: a view kept past the call throws
+     *         (IllegalStateException once the adapter took the buffer back, WrongThreadException on
+     *         another thread) and never shows another message's bytes
      * @throws IllegalStateException after the call returned
      */
     ByteBuffer payload();

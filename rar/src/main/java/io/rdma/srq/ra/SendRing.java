@@ -21,8 +21,9 @@ import java.util.function.Supplier;
  * slot is reused only after its send completed (the completions of one QP come in order), so at most
  * {@code depth} sends are in flight; a full ring makes {@link #post} reap, up to 30 s.
  *
- * <p>Thread-safe: messages of concurrent callers are posted one at a time. After {@link #close()}
- * every call throws {@code ENOTCONN}, never touches freed memory. The QP and CQ stay the caller's.
+ * <p>Thread-safe: messages of concurrent callers are posted one at a time. {@link #close()} makes a
+ * post that waits for room give up at once; after it every call throws {@code ENOTCONN}, never
+ * touches freed memory. The QP and CQ stay the caller's.
  */
 public final class SendRing implements AutoCloseable {
     private static final Duration FULL_QUEUE_WAIT = Duration.ofSeconds(30);
@@ -38,6 +39,8 @@ public final class SendRing implements AutoCloseable {
     private int inFlight;
     private String failure;
     private boolean closed;
+    /** Set by close() before it takes the lock, so a post waiting for a full ring gives up at once. */
+    private volatile boolean closing;
 
     /**
      * Registers the ring ({@code depth × slotSize} bytes, IBV_ACCESS_LOCAL_WRITE).
@@ -86,6 +89,10 @@ public final class SendRing implements AutoCloseable {
         }
         long deadline = System.nanoTime() + FULL_QUEUE_WAIT.toNanos();
         while (inFlight >= depth) {
+            if (closing) {
+                throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "the connection to " + peer.get()
+                        + " closed while the send queue was full");
+            }
             if (reap() == 0 && System.nanoTime() > deadline) {
                 throw new VerbsException("ibv_post_send", Errno.ETIMEDOUT, "the send queue to " + peer.get()
                         + " stayed full for " + FULL_QUEUE_WAIT.toSeconds() + " s");
@@ -110,6 +117,9 @@ public final class SendRing implements AutoCloseable {
         ensureOpen();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (inFlight > 0) {
+            if (closing) {
+                throw new VerbsException("ibv_poll_cq", Errno.ENOTCONN, "the connection to " + peer.get() + " closed");
+            }
             if (reap() == 0 && System.nanoTime() > deadline) {
                 throw new VerbsException("ibv_poll_cq", Errno.ETIMEDOUT, inFlight + " sends to " + peer.get()
                         + " not completed within " + timeout.toMillis() + " ms");
@@ -155,15 +165,18 @@ public final class SendRing implements AutoCloseable {
      * @throws VerbsException the errno of ibv_dereg_mr
      */
     @Override
-    public synchronized void close() throws VerbsException {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            ring.close();
-        } finally {
-            wcs.close();
+    public void close() throws VerbsException {
+        closing = true; // a post waiting for room gives up, so the lock below comes at once
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                ring.close();
+            } finally {
+                wcs.close();
+            }
         }
     }
 }

@@ -87,7 +87,8 @@ public class SrqResourceAdapter implements ResourceAdapter {
     }
 
     @Override
-    public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
+    public synchronized void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec)
+            throws ResourceException {
         if (!(spec instanceof SrqActivationSpec srqSpec)) {
             throw new NotSupportedException("this adapter activates SrqActivationSpec only, got " + spec);
         }
@@ -95,11 +96,15 @@ public class SrqResourceAdapter implements ResourceAdapter {
         if (wm == null) {
             throw new jakarta.resource.spi.IllegalStateException("the resource adapter is not started");
         }
+        if (activations.containsKey(factory)) {
+            throw new NotSupportedException("the endpoint factory of " + factory.getEndpointClass().getName()
+                    + " is already activated; deactivate it first");
+        }
         activations.put(factory, SrqActivation.start(wm, limitEvents, factory, srqSpec.config()));
     }
 
     @Override
-    public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
+    public synchronized void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
         SrqActivation a = activations.remove(factory);
         if (a != null) {
             a.stop(DEACTIVATION_BOUND);

@@ -21,11 +21,13 @@ import java.nio.ByteBuffer;
  * endpoint per batch, not per message, is what keeps the container's hand-off off the per-message
  * cost. The batch then goes back to the poller, which reposts its buffers and reuses the object.
  *
- * <p>{@link #payload()} views live in an arena closed when the batch ends, before its buffers are
- * reposted: a ByteBuffer kept past its call throws from then on instead of showing a reposted
- * buffer.
+ * <p>Each message gets its own {@link Message} (the {@link ReceiveCompletion} the endpoint sees),
+ * usable only during its call: a kept one throws, it never speaks for a later message of the batch.
+ * Payload views live in an arena of the delivering thread, closed when the batch ends and before
+ * its buffers are reposted (and the activation frees the slab only after every batch ended): a
+ * ByteBuffer kept past its call throws instead of showing a reposted or freed buffer.
  */
-final class Delivery implements Work, ReceiveCompletion {
+final class Delivery implements Work {
     private static final Logger LOG = Logger.getLogger(Delivery.class);
     static final Method ON_RECEIVE;
 
@@ -50,9 +52,7 @@ final class Delivery implements Work, ReceiveCompletion {
     private int count;
     private int failures;
     private int current;
-    private boolean live;
     private Arena views;
-    private ByteBuffer view;
 
     /**
      * @param activation the activation delivering
@@ -109,7 +109,6 @@ final class Delivery implements Work, ReceiveCompletion {
         MessageEndpoint endpoint = null;
         try {
             for (current = 0; current < count; current++) {
-                view = null;
                 try {
                     if (endpoint == null) {
                         endpoint = endpoints.take();
@@ -125,8 +124,6 @@ final class Delivery implements Work, ReceiveCompletion {
                 }
             }
         } finally {
-            live = false;
-            view = null;
             if (views != null) {
                 views.close();
                 views = null;
@@ -140,15 +137,15 @@ final class Delivery implements Work, ReceiveCompletion {
 
     private void deliver(MessageEndpoint endpoint) throws Exception {
         endpoint.beforeDelivery(ON_RECEIVE);
-        live = true;
+        Message m = new Message(current);
         try {
-            ((SrqReceiveListener) endpoint).onReceive(this);
+            ((SrqReceiveListener) endpoint).onReceive(m);
         } catch (RuntimeException | Error e) {
             failures++;
             LOG.warnf(e, "%s: onReceive of message %d from QP %d failed", activation.srqName(), wrId[current],
                     qpNum[current]);
         } finally {
-            live = false;
+            m.live = false;
             endpoint.afterDelivery();
         }
     }
@@ -158,85 +155,97 @@ final class Delivery implements Work, ReceiveCompletion {
         // deliveries are short; deactivation waits for them
     }
 
-    private void checkLive() {
-        if (!live) {
-            throw new IllegalStateException("the receive completion is valid only during onReceive");
+    private ByteBuffer view(int k) {
+        if (views == null) {
+            views = Arena.ofConfined();
         }
+        return slab.asSlice((long) buffer[k] * bufferSize, byteLen[k]).reinterpret(views, null).asByteBuffer()
+                .asReadOnlyBuffer();
     }
 
-    @Override
-    public long wrId() {
-        return wrId[current];
-    }
+    /** One message of the batch, as its endpoint sees it; dead once its call returned. */
+    private final class Message implements ReceiveCompletion {
+        private final int k;
+        private volatile boolean live = true;
+        private ByteBuffer view;
 
-    @Override
-    public WcStatus status() {
-        return WcStatus.SUCCESS;
-    }
+        private Message(int k) {
+            this.k = k;
+        }
 
-    @Override
-    public int byteLen() {
-        return byteLen[current];
-    }
-
-    @Override
-    public boolean hasImmData() {
-        return hasImm[current];
-    }
-
-    @Override
-    public int immData() {
-        return immData[current];
-    }
-
-    @Override
-    public int srcQp() {
-        return srcQp[current];
-    }
-
-    @Override
-    public int qpNum() {
-        return qpNum[current];
-    }
-
-    @Override
-    public ByteBuffer payload() {
-        checkLive();
-        if (view == null) {
-            if (views == null) {
-                views = Arena.ofConfined();
+        private void checkLive() {
+            if (!live) {
+                throw new IllegalStateException("the receive completion is valid only during onReceive");
             }
-            view = slab.asSlice((long) buffer[current] * bufferSize, byteLen[current]).reinterpret(views, null)
-                    .asByteBuffer().asReadOnlyBuffer();
         }
-        return view.duplicate();
-    }
 
-    @Override
-    public byte[] copyPayload() {
-        checkLive();
-        return slab.asSlice((long) buffer[current] * bufferSize, byteLen[current]).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-    }
-
-    @Override
-    public void reply(ByteBuffer message) throws VerbsException {
-        checkLive();
-        activation.reply(qpNum[current], message, null);
-    }
-
-    @Override
-    public void reply(ByteBuffer message, int imm) throws VerbsException {
-        checkLive();
-        activation.reply(qpNum[current], message, imm);
-    }
-
-    @Override
-    public String toString() {
-        if (current >= count) {
-            return "ReceiveCompletion[ended]";
+        @Override
+        public long wrId() {
+            return wrId[k];
         }
-        return "ReceiveCompletion[wr_id=" + wrId[current] + ", byte_len=" + byteLen[current] + ", src_qp="
-                + srcQp[current] + ", qp_num=" + qpNum[current] + (hasImm[current] ? ", imm_data=" + immData[current] : "")
-                + "]";
+
+        @Override
+        public WcStatus status() {
+            return WcStatus.SUCCESS;
+        }
+
+        @Override
+        public int byteLen() {
+            return byteLen[k];
+        }
+
+        @Override
+        public boolean hasImmData() {
+            return hasImm[k];
+        }
+
+        @Override
+        public int immData() {
+            return immData[k];
+        }
+
+        @Override
+        public int srcQp() {
+            return srcQp[k];
+        }
+
+        @Override
+        public int qpNum() {
+            return qpNum[k];
+        }
+
+        @Override
+        public ByteBuffer payload() {
+            checkLive();
+            if (view == null) {
+                view = view(k);
+            }
+            return view.duplicate();
+        }
+
+        @Override
+        public byte[] copyPayload() {
+            checkLive();
+            return slab.asSlice((long) buffer[k] * bufferSize, byteLen[k]).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        }
+
+        @Override
+        public void reply(ByteBuffer message) throws VerbsException {
+            checkLive();
+            activation.reply(qpNum[k], message, null);
+        }
+
+        @Override
+        public void reply(ByteBuffer message, int imm) throws VerbsException {
+            checkLive();
+            activation.reply(qpNum[k], message, imm);
+        }
+
+        @Override
+        public String toString() {
+            return "ReceiveCompletion[wr_id=" + wrId[k] + ", byte_len=" + byteLen[k] + ", src_qp=" + srcQp[k]
+                    + ", qp_num=" + qpNum[k] + (hasImm[k] ? ", imm_data=" + immData[k] : "") + (live ? "" : ", ended")
+                    + "]";
+        }
     }
 }

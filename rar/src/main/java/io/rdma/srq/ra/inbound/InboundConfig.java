@@ -68,6 +68,8 @@ public record InboundConfig(String provider, String device, String softProfile, 
      */
     public void checkAgainst(PropertyCheck check, DeviceAttributes device) throws InvalidPropertyException {
         check.srqSizes(device, srqMaxWr, srqMaxSge);
+        check.inRange("srqMaxWr", srqMaxWr, 1, device.maxCqe(), "the CQ must hold every posted receive: at most "
+                + "the device's max_cqe");
         check.inRange("cqSize", cqSize, srqMaxWr, device.maxCqe(), "at least srqMaxWr, at most the device's max_cqe");
     }
 }

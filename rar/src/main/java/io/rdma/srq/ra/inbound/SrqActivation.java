@@ -40,6 +40,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -103,6 +104,10 @@ public final class SrqActivation {
     private volatile boolean controlRunning = true;
     private volatile boolean pollerRunning = true;
     private volatile boolean draining;
+    /** Deactivation has asked for the native objects to be freed once no batch and no poller uses them. */
+    private volatile boolean stopping;
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final AtomicBoolean freed = new AtomicBoolean();
 
     private SrqActivation(MessageEndpointFactory factory, InboundConfig config, LimitEventSink sink, Context context)
             throws VerbsException {
@@ -162,7 +167,7 @@ public final class SrqActivation {
         try {
             config.checkAgainst(SrqActivationSpec.check(), context.queryDevice());
             a = new SrqActivation(factory, config, sink, context);
-        } catch (VerbsException | ResourceException | RuntimeException e) {
+        } catch (VerbsException | ResourceException | RuntimeException | OutOfMemoryError e) {
             try {
                 context.close();
             } catch (VerbsException suppressed) {
@@ -171,8 +176,12 @@ public final class SrqActivation {
             if (e instanceof ResourceException re) {
                 throw re;
             }
+            String what = e instanceof OutOfMemoryError
+                    ? "cannot allocate the receive slab of srqMaxWr × bufferSize = " + config.srqMaxWr() + " × "
+                            + config.bufferSize() + " bytes (" + e.getMessage() + ")"
+                    : e.getMessage();
             throw new ResourceException("activation of " + factory.getEndpointClass().getName() + " on "
-                    + context.deviceName() + ": " + e.getMessage(), e);
+                    + context.deviceName() + ": " + what, e);
         }
         a.workManager = wm;
         try {
@@ -243,6 +252,9 @@ public final class SrqActivation {
         }
         returned.offer(batch);
         permits.release();
+        if (stopping) {
+            freeWhenIdle();
+        }
     }
 
     // ---------------------------------------------------------------- poller
@@ -286,6 +298,9 @@ public final class SrqActivation {
             Thread.currentThread().interrupt();
         } finally {
             pollerDone.countDown();
+            if (stopping) {
+                freeWhenIdle();
+            }
         }
     }
 
@@ -465,13 +480,18 @@ public final class SrqActivation {
     // ---------------------------------------------------------------- lifecycle
 
     /**
-     * Deactivation: stops accepting, disconnects every connection, delivers what is already in the
-     * CQ, waits for running deliveries, releases the endpoints and frees every native object — all
-     * within {@code bound}.
+     * Deactivation: stops accepting and connecting, disconnects every connection, delivers what is
+     * already in the CQ, waits for running deliveries, releases the endpoints and frees every native
+     * object — all within {@code bound}. An endpoint still inside onReceive at the bound keeps its
+     * message buffer (and so the device context) alive: the endpoints are released and the natives
+     * freed when that last delivery returns, never under it. Idempotent.
      *
-     * @param bound the longest the whole deactivation may take
+     * @param bound the longest the deactivation waits
      */
     public void stop(Duration bound) {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
         long start = System.nanoTime();
         long quarter = bound.toNanos() / 4;
         long deadline = start + bound.toNanos();
@@ -491,16 +511,36 @@ public final class SrqActivation {
             await(pollerDone, deadline);
         }
         pollerRunning = false;
+        boolean idle = false;
         try {
-            if (!permits.tryAcquire(config.maxConcurrency(), Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                LOG.warnf("activation %s: deliveries still running at the end of deactivation", srqName);
+            idle = permits.tryAcquire(config.maxConcurrency(), Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (idle) {
+                permits.release(config.maxConcurrency());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        endpoints.releaseAll();
-        closeQuietly(context);
-        LOG.infof("activation %s stopped: %s", srqName, statistics());
+        if (!idle || pollerDone.getCount() != 0) {
+            LOG.warnf("activation %s: deliveries still running %d ms into deactivation; the endpoints and native "
+                    + "objects are freed when they return", srqName, bound.toMillis());
+        }
+        stopping = true;
+        freeWhenIdle();
+    }
+
+    /** @return whether the native objects are freed (deactivation done and no delivery left) */
+    boolean freed() {
+        return freed.get();
+    }
+
+    /** Frees once: when deactivation asked for it and neither the poller nor a batch is running. */
+    private void freeWhenIdle() {
+        if (pollerDone.getCount() == 0 && permits.availablePermits() == config.maxConcurrency()
+                && freed.compareAndSet(false, true)) {
+            endpoints.releaseAll();
+            closeQuietly(context);
+            LOG.infof("activation %s stopped: %s", srqName, statistics());
+        }
     }
 
     private static boolean await(CountDownLatch latch, long deadlineNanos) {

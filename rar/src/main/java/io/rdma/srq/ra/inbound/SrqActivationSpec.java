@@ -62,9 +62,7 @@ public class SrqActivationSpec implements ActivationSpec {
                 "at least srqMaxWr, at most the device's max_cqe");
         String mode = CHECK.oneOf("pollMode", pollMode, InboundConfig.POLL_MODES);
         int concurrency = CHECK.integer("maxConcurrency", maxConcurrency, 1, 1024, "endpoints delivering at once");
-        if (listenAddress == null || listenAddress.isBlank()) {
-            throw CHECK.invalid("listenAddress", "listenAddress must be an IP address of the device's interface, got ''");
-        }
+        listenAddress();
         int port = CHECK.integer("listenPort", listenPort, 0, 65535, "0 = any free port");
         int defaultFill = limit > 0 ? (int) Math.min(maxWr, Math.max(4L * limit, limit + 1L)) : maxWr;
         int fill = CHECK.integer("initialFill", blankTo(initialFill, String.valueOf(defaultFill)), limit + 1L, maxWr,
@@ -82,6 +80,17 @@ public class SrqActivationSpec implements ActivationSpec {
                 reply, remote, count, Duration.ofMillis(reconnect));
     }
 
+    /** listenAddress: an IP address literal (no host names, no port). */
+    private void listenAddress() throws InvalidPropertyException {
+        String v = listenAddress == null ? "" : listenAddress.trim();
+        try {
+            java.net.InetAddress.ofLiteral(v);
+        } catch (IllegalArgumentException e) {
+            throw CHECK.invalid("listenAddress", "listenAddress must be an IP address of the device's interface "
+                    + "(0.0.0.0 or :: for all), without a port, got '" + v + "'");
+        }
+    }
+
     /** connectTo: empty, or host:port ([v6-address]:port) of a listener, resolved now. */
     private InetSocketAddress remote() throws InvalidPropertyException {
         String v = connectTo == null ? "" : connectTo.trim();
@@ -90,8 +99,13 @@ public class SrqActivationSpec implements ActivationSpec {
         }
         int colon = v.lastIndexOf(':');
         String host = colon > 0 ? v.substring(0, colon) : "";
-        if (host.startsWith("[") && host.endsWith("]")) {
+        if (v.startsWith("[") && !host.endsWith("]")) {
+            host = "";   // "[::1]" without a port
+        } else if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
+        } else if (host.contains(":")) {
+            throw CHECK.invalid("connectTo", "connectTo: an IPv6 address goes in brackets, e.g. [" + host + "]:"
+                    + v.substring(colon + 1) + ", got '" + v + "'");
         }
         if (host.isEmpty()) {
             throw CHECK.invalid("connectTo", "connectTo must be host:port of an rdma_cm listener (empty for none), got '"
@@ -101,6 +115,9 @@ public class SrqActivationSpec implements ActivationSpec {
         InetSocketAddress a = new InetSocketAddress(host, port);
         if (a.isUnresolved()) {
             throw CHECK.invalid("connectTo", "connectTo: cannot resolve host '" + host + "'");
+        }
+        if (a.getAddress().isAnyLocalAddress()) {
+            throw CHECK.invalid("connectTo", "connectTo must name a listener's address, not the wildcard '" + host + "'");
         }
         return a;
     }

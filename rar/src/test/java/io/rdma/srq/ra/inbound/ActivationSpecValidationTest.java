@@ -36,6 +36,11 @@ class ActivationSpecValidationTest {
             "connectTo       | 10.0.0.9:0 | connectTo must be in 1..65535 (the port of connectTo), got 0",
             "connectTo       | 10.0.0.9:x | connectTo must be an integer in 1..65535 (the port of connectTo), got 'x'",
             "connectTo       | no-such-host.invalid:7471 | connectTo: cannot resolve host 'no-such-host.invalid'",
+            "connectTo       | [::1]  | connectTo must be host:port of an rdma_cm listener (empty for none), got '[::1]'",
+            "connectTo       | ::1:7471 | connectTo: an IPv6 address goes in brackets, e.g. [::1]:7471, got '::1:7471'",
+            "connectTo       | 0.0.0.0:7471 | connectTo must name a listener's address, not the wildcard '0.0.0.0'",
+            "listenAddress   | not-an-ip | listenAddress must be an IP address of the device's interface (0.0.0.0 or :: for all), without a port, got 'not-an-ip'",
+            "listenAddress   | 10.0.0.1:7471 | listenAddress must be an IP address of the device's interface (0.0.0.0 or :: for all), without a port, got '10.0.0.1:7471'",
             "connectCount    | 0      | connectCount must be in 1..1024 (connections kept to connectTo), got 0",
             "reconnectInterval | 99   | reconnectInterval must be in 100..3600000 (milliseconds before a failed or lost connection is tried again), got 99"})
     void badValuesNameThePropertyAndItsRange(String property, String value, String message) throws Exception {

@@ -205,6 +205,75 @@ class InboundDeliveryTest {
     }
 
     @Test
+    void anEndpointStillRunningAtTheBoundKeepsItsBufferUntilItReturns() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1"));
+        java.util.concurrent.CountDownLatch inCall = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
+        List<Long> readAfterStop = new CopyOnWriteArrayList<>();
+        endpoints.behaviour(c -> {
+            ByteBuffer view = c.payload().order(ByteOrder.nativeOrder());
+            inCall.countDown();
+            try {
+                resume.await(20, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            readAfterStop.add(view.getLong(0)); // deactivation is over: the buffer must still be there
+        });
+        SoftSender s = sender(a, 64);
+        s.send(4242, 64, null);
+        assertTrue(inCall.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        long start = System.nanoTime();
+        a.stop(Duration.ofMillis(300));
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(2).toNanos(), "deactivation returned at its bound");
+        assertTrue(!a.freed(), "the device context and the slab stay while the endpoint runs");
+        assertEquals(0, endpoints.released.get(), "its endpoint is not released under it");
+        resume.countDown();
+        await(() -> readAfterStop.size() == 1, "the endpoint to return");
+        assertEquals(4242L, readAfterStop.getFirst(), "the endpoint read its own message, not freed memory");
+        await(a::freed, "the natives freed once the delivery returned");
+        await(() -> endpoints.released.get() == endpoints.created.get(), "the endpoint released after it returned");
+        // @AfterEach: every native object freed once the delivery ended
+    }
+
+    @Test
+    void aKeptCompletionNeverSpeaksForALaterMessage() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1"));
+        List<io.rdma.srq.api.ReceiveCompletion> seen = new CopyOnWriteArrayList<>();
+        List<String> fromLater = new CopyOnWriteArrayList<>();
+        endpoints.behaviour(c -> {
+            if (!seen.isEmpty()) { // the first message's completion, used during the second's call
+                try {
+                    seen.getFirst().wrId();
+                    seen.getFirst().reply(ByteBuffer.allocate(8));
+                    fromLater.add("reply accepted");
+                } catch (IllegalStateException expected) {
+                    fromLater.add("IllegalStateException");
+                } catch (io.rdma.srq.api.VerbsException e) {
+                    fromLater.add(e.errnoName());
+                }
+            }
+            seen.add(c);
+        });
+        SoftSender s = sender(a, 64);
+        s.send(1, 64, null);
+        s.send(2, 64, null);
+        s.drain(Duration.ofSeconds(5));
+        await(() -> seen.size() == 2, "two deliveries");
+        assertEquals(List.of("IllegalStateException"), fromLater, "a kept completion is dead, even while the batch goes on");
+    }
+
+    @Test
+    void theSameEndpointFactoryCannotBeActivatedTwice() throws Exception {
+        SrqActivationSpec spec = spec("srqMaxWr", "16", "srqLimit", "0");
+        activate(spec);
+        jakarta.resource.ResourceException e = org.junit.jupiter.api.Assertions.assertThrows(
+                jakarta.resource.ResourceException.class, () -> ra.endpointActivation(endpoints, spec));
+        assertTrue(e.getMessage().contains("already activated"), e.getMessage());
+        assertEquals(1, ra.activations().size());
+    }
+
+    @Test
     void aReplyIsCheckedAndOnlyPossibleDuringTheCall() throws Exception {
         try (SoftCmatoseServer server = new SoftCmatoseServer(1, 3, 100)) {
             activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "128", "replyBufferSize", "64",
