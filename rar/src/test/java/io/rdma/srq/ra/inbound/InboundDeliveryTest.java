@@ -274,6 +274,32 @@ class InboundDeliveryTest {
     }
 
     @Test
+    void aReplyWaitingOnAFullSendQueueDoesNotHoldUpDeactivation() throws Exception {
+        SrqActivationSpec spec = spec("srqMaxWr", "256", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1");
+        SrqActivation a = activate(spec);
+        List<String> replyErrors = new CopyOnWriteArrayList<>();
+        endpoints.behaviour(c -> {
+            try {
+                c.reply(ByteBuffer.allocate(8)); // the sender posts no receives: replies never complete
+            } catch (io.rdma.srq.api.VerbsException e) {
+                replyErrors.add(e.errnoName());
+            }
+        });
+        SoftSender s = sender(a, 64);
+        for (int i = 0; i < 100; i++) {
+            s.send(i, 64, null);
+        }
+        await(() -> a.statistics().delivered() >= 64, "64 replies filling the send ring");
+        Thread.sleep(200); // the next reply now waits for room
+        long start = System.nanoTime();
+        ra.endpointDeactivation(endpoints, spec);
+        await(a::freed, "the natives freed");
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos(),
+                "deactivation within its 10 s bound, not after the reply's 30 s wait");
+        assertTrue(replyErrors.contains("ENOTCONN"), "the waiting reply gave up with ENOTCONN: " + replyErrors);
+    }
+
+    @Test
     void aReplyIsCheckedAndOnlyPossibleDuringTheCall() throws Exception {
         try (SoftCmatoseServer server = new SoftCmatoseServer(1, 3, 100)) {
             activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "128", "replyBufferSize", "64",
