@@ -289,8 +289,9 @@ class InboundDeliveryTest {
         for (int i = 0; i < 100; i++) {
             s.send(i, 64, null);
         }
-        await(() -> a.statistics().delivered() >= 64, "64 replies filling the send ring");
-        Thread.sleep(200); // the next reply now waits for room
+        // received is recorded before the behaviour runs: the 65th call is the reply waiting for room
+        await(() -> endpoints.received.size() >= 65, "64 replies filling the send ring, the 65th waiting");
+        Thread.sleep(200);
         long start = System.nanoTime();
         ra.endpointDeactivation(endpoints, spec);
         await(a::freed, "the natives freed");
