@@ -3,8 +3,9 @@
 # Benchmarks, not tests: nothing here passes or fails on a number; the goals are printed beside.
 #
 #   1. host, soft device (JMH, `mvn -Pbench`): native's SoftFabricBenchmark (the bare loop: SEND →
-#      SRQ → poll → repost on one thread) and rar's ActivationPipelineBenchmark (the full inbound
-#      adapter path to a no-op listener; delivery batches on the poller's thread, or on a pool)
+#      SRQ → poll → repost on one thread), rar's AdapterPathBenchmark (the same with the adapter's
+#      poller and delivery to a no-op listener, one thread) and ActivationPipelineBenchmark (two
+#      threads: sender and receiver; bare loop, adapter with delivery inline or on a pool)
 #   2. FFM path, Java (JMH) against the same loops in C built with gcc now: on the soft device (Java
 #      only) and, in step 4, in the rxe lab on rxe0 (native/src/bench/ffm-path.sh; one guest boot)
 #   3. host, soft device: registered memory of one activation with 1, 16 and 256 connections
@@ -32,9 +33,9 @@ T0=$(date +%s)
 
 if [ "${BENCH_SUMMARY_ONLY:-0}" != 1 ]; then
 # 1. JMH on the soft device ---------------------------------------------------------------------
-say "JMH on the soft device (SoftFabricBenchmark, ActivationPipelineBenchmark)"
+say "JMH on the soft device (SoftFabricBenchmark, AdapterPathBenchmark, ActivationPipelineBenchmark)"
 mvn -B -Dstyle.color=never ${MVN_ARGS:-} -f "$REPO/pom.xml" -pl native,rar -am -Pbench verify -DskipTests \
-  -Dbench.include='SoftFabricBenchmark|ActivationPipelineBenchmark' > "$OUT/jmh-soft.log" 2>&1 \
+  -Dbench.include='SoftFabricBenchmark|AdapterPathBenchmark|ActivationPipelineBenchmark' > "$OUT/jmh-soft.log" 2>&1 \
   || die "JMH run failed; see $OUT/jmh-soft.log"
 cp "$REPO/native/target/jmh-result.json" "$OUT/jmh-native.json"
 cp "$REPO/rar/target/jmh-result.json" "$OUT/jmh-rar.json"
@@ -73,7 +74,8 @@ jq -r '.[] | (.primaryMetric.rawData | flatten | sort) as $v | ($v | length) as 
          (if $n % 2 == 1 then $v[($n - 1) / 2] else ($v[$n / 2 - 1] + $v[$n / 2]) / 2 end), $v[0], $v[-1]]
       | @tsv' "$OUT/jmh-native.json" "$OUT/jmh-rar.json" > "$OUT/jmh-soft.tsv"
 score() { awk -F'\t' -v b="$1" -v p="$2" '$1 == b && $2 == p {print $3}' "$OUT/jmh-soft.tsv"; }
-BARE=$(score sendReceivePollRepost 64) CALLER=$(score sendThroughTheActivation callerRuns) POOL=$(score sendThroughTheActivation pool)
+BARE=$(score sendReceivePollRepost 64) ADAPTER=$(score sendDeliverRepost "")
+BARE2=$(score sendThroughTheActivation bareLoop) CALLER=$(score sendThroughTheActivation callerRuns) POOL=$(score sendThroughTheActivation pool)
 
 
 LAB_RC=$(cat "$OUT/lab-rc.txt" 2>/dev/null || echo unknown)
@@ -89,11 +91,22 @@ mps() { awk "BEGIN{printf \"%.2f M/s\", $1 / 1e6}"; }
   echo
   echo "## Soft device (JMH, 64-byte messages; medians of 5 × 2 s after 3 × 2 s warm-up)"
   echo
-  echo "| path | messages/s (median) | ns per message | difference to the bare loop (not like for like: 1 vs 2 threads) | goal |"
+  echo "One thread (the goals' shape): post 32 SENDs → SRQ → poll → repost, without and with the adapter"
+  echo "(AdapterPathBenchmark turns the activation's poller: top-up, poll, one delivery batch to a no-op endpoint)."
+  echo
+  echo "| path | messages/s (median) | ns per message | overhead over the bare loop | goal |"
   echo "|---|---:|---:|---:|---|"
-  echo "| bare loop: post SEND → SRQ → poll → repost, one thread | $(mps "$BARE") | $(ns "$BARE") | — | — |"
-  echo "| adapter to a no-op listener, delivery on the poller's thread | $(mps "$CALLER") | $(ns "$CALLER") | $(awk "BEGIN{printf \"%.0f ns\", 1e9/$CALLER - 1e9/$BARE}") | ≥ 5 M/s; ≤ 100 ns |"
-  echo "| adapter to a no-op listener, delivery on a pool thread | $(mps "$POOL") | $(ns "$POOL") | $(awk "BEGIN{printf \"%.0f ns\", 1e9/$POOL - 1e9/$BARE}") | — |"
+  echo "| bare loop (SoftFabricBenchmark) | $(mps "$BARE") | $(ns "$BARE") | — | — |"
+  echo "| adapter path to a no-op listener (AdapterPathBenchmark) | $(mps "$ADAPTER") | $(ns "$ADAPTER") | $(awk "BEGIN{printf \"%.0f ns\", 1e9/$ADAPTER - 1e9/$BARE}") | ≥ 5 M/s on one core; ≤ 100 ns |"
+  echo
+  echo "Two threads (sender on one core, receiver on the other; ActivationPipelineBenchmark, window 512):"
+  echo "the soft fabric's cross-thread cost dominates here, so these rows show the hand-off, not the adapter."
+  echo
+  echo "| receiver | messages/s (median) |"
+  echo "|---|---:|"
+  echo "| bare poll loop on its own thread | $(mps "$BARE2") |"
+  echo "| adapter, delivery on the poller's thread | $(mps "$CALLER") |"
+  echo "| adapter, delivery on a pool thread (the container's hand-off) | $(mps "$POOL") |"
   echo
   echo "## Registered receive memory of one activation (srqMaxWr 1024 × 4096 B)"
   echo

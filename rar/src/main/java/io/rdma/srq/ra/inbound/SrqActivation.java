@@ -17,6 +17,7 @@ import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.MemoryRegion;
 import io.rdma.srq.verbs.ProtectionDomain;
+import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.ReceiveWorkRequests;
 import io.rdma.srq.verbs.SharedReceiveQueue;
 import io.rdma.srq.verbs.WorkCompletionArray;
@@ -108,6 +109,8 @@ public final class SrqActivation {
     private volatile boolean stopping;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final AtomicBoolean freed = new AtomicBoolean();
+    /** Whether start() scheduled the poller and control loop (open() alone does not). */
+    private volatile boolean worksStarted;
 
     private SrqActivation(MessageEndpointFactory factory, InboundConfig config, LimitEventSink sink, Context context)
             throws VerbsException {
@@ -156,6 +159,31 @@ public final class SrqActivation {
      */
     public static SrqActivation start(WorkManager wm, LimitEventSink sink, MessageEndpointFactory factory,
                                       InboundConfig config) throws ResourceException {
+        SrqActivation a = open(wm, sink, factory, config);
+        a.worksStarted = true;
+        try {
+            wm.scheduleWork(new LongRunningWork("srq-poller-" + a.srqName, a::pollLoop, () -> a.pollerRunning = false),
+                    WorkManager.INDEFINITE, null, null);
+            wm.scheduleWork(new LongRunningWork("srq-control-" + a.srqName, a::controlLoop, () -> a.controlRunning = false),
+                    WorkManager.INDEFINITE, null, null);
+            if (a.connector != null) {
+                wm.scheduleWork(new LongRunningWork("srq-connector-" + a.srqName, a.connector::run, a.connector::release),
+                        WorkManager.INDEFINITE, null, null);
+            }
+        } catch (WorkException e) {
+            a.stop(Duration.ofSeconds(5));
+            throw new ResourceException("cannot start the activation's poller: " + e.getMessage(), e);
+        }
+        LOG.infof("activation %s on %s listening at %s%s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, limit %d",
+                a.srqName, a.context.deviceName(), a.listener.localAddress(), config.connectTo() == null ? ""
+                        : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
+                a.srq.maxWr(), config.srqMaxWr(), config.bufferSize(), a.fill, config.srqLimit());
+        return a;
+    }
+
+    /** Opens the device and every native object, starts no Work (benchmarks drive {@link #pollOnce}). */
+    static SrqActivation open(WorkManager wm, LimitEventSink sink, MessageEndpointFactory factory,
+                              InboundConfig config) throws ResourceException {
         Context context;
         try {
             context = DeviceChoice.open(config.provider(), config.device(), config.softProfile());
@@ -184,24 +212,18 @@ public final class SrqActivation {
                     + context.deviceName() + ": " + what, e);
         }
         a.workManager = wm;
-        try {
-            wm.scheduleWork(new LongRunningWork("srq-poller-" + a.srqName, a::pollLoop, () -> a.pollerRunning = false),
-                    WorkManager.INDEFINITE, null, null);
-            wm.scheduleWork(new LongRunningWork("srq-control-" + a.srqName, a::controlLoop, () -> a.controlRunning = false),
-                    WorkManager.INDEFINITE, null, null);
-            if (a.connector != null) {
-                wm.scheduleWork(new LongRunningWork("srq-connector-" + a.srqName, a.connector::run, a.connector::release),
-                        WorkManager.INDEFINITE, null, null);
-            }
-        } catch (WorkException e) {
-            a.stop(Duration.ofSeconds(5));
-            throw new ResourceException("cannot start the activation's poller: " + e.getMessage(), e);
-        }
-        LOG.infof("activation %s on %s listening at %s%s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, limit %d",
-                a.srqName, context.deviceName(), a.listener.localAddress(), config.connectTo() == null ? ""
-                        : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
-                a.srq.maxWr(), config.srqMaxWr(), config.bufferSize(), a.fill, config.srqLimit());
         return a;
+    }
+
+    /** Benchmarks: a connection on the SRQ whose QP (in RESET) the caller connects directly. */
+    QueuePair openLoopbackQp() throws VerbsException {
+        Link link = newLink();
+        links.put(link.qpNum(), link);
+        return link.qp();
+    }
+
+    Context context() {
+        return context;
     }
 
     String srqName() {
@@ -264,21 +286,13 @@ public final class SrqActivation {
             long lastWork = System.nanoTime();
             int emptyPolls = 0;
             while (pollerRunning) {
-                topUp(wrs);
-                if (rearm) {
-                    rearm = false;
-                    srq.armLimit(config.srqLimit());
-                }
-                if (permits.availablePermits() == 0) {
+                int n = pollOnce(wcs, wrs);
+                if (n < 0) {
                     // backpressure: every endpoint is busy; completions stay in the CQ
                     if (permits.tryAcquire(EVENT_WAIT_MS, TimeUnit.MILLISECONDS)) {
                         permits.release();
                     }
                     continue;
-                }
-                int n = cq.poll(wcs, BATCH);
-                if (n > 0) {
-                    dispatch(wcs, n);
                 }
                 if (n > 0) {
                     lastWork = System.nanoTime();
@@ -302,6 +316,28 @@ public final class SrqActivation {
                 freeWhenIdle();
             }
         }
+    }
+
+    /**
+     * One turn of the poller: reposts returned buffers and tops the SRQ up, re-arms the limit if
+     * asked, then takes up to 32 completions and hands them to an endpoint.
+     *
+     * @return completions taken, or -1 when every endpoint is busy (nothing polled)
+     */
+    int pollOnce(WorkCompletionArray wcs, ReceiveWorkRequests wrs) throws VerbsException, InterruptedException {
+        topUp(wrs);
+        if (rearm) {
+            rearm = false;
+            srq.armLimit(config.srqLimit());
+        }
+        if (permits.availablePermits() == 0) {
+            return -1;
+        }
+        int n = cq.poll(wcs, BATCH);
+        if (n > 0) {
+            dispatch(wcs, n);
+        }
+        return n;
     }
 
     private void waitForCompletions(long lastWork) throws VerbsException {
@@ -491,6 +527,10 @@ public final class SrqActivation {
     public void stop(Duration bound) {
         if (!stopped.compareAndSet(false, true)) {
             return;
+        }
+        if (!worksStarted) {
+            controlDone.countDown();
+            pollerDone.countDown();
         }
         long start = System.nanoTime();
         long quarter = bound.toNanos() / 4;

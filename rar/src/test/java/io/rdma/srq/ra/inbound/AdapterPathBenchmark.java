@@ -1,0 +1,109 @@
+package io.rdma.srq.ra.inbound;
+
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.bench.NoOpEndpointFactory;
+import io.rdma.srq.ra.testing.TestWorkManager;
+import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.MemoryRegion;
+import io.rdma.srq.verbs.ProtectionDomain;
+import io.rdma.srq.verbs.QpInitAttributes;
+import io.rdma.srq.verbs.QueuePair;
+import io.rdma.srq.verbs.ReceiveWorkRequests;
+import io.rdma.srq.verbs.WorkCompletionArray;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The adapter's inbound path on ONE thread, in the shape of native's SoftFabricBenchmark (the bare
+ * loop): post 32 SENDs of 64 bytes from a QP on the activation's soft context, then turn the
+ * activation's poller ({@code pollOnce}: repost/top-up, poll, one delivery batch to a no-op
+ * endpoint run on this thread) until the 32 are delivered, then reap the 32 send completions.
+ * Score: messages per second on one core; the per-message overhead of the adapter is
+ * 1/this − 1/SoftFabricBenchmark.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class AdapterPathBenchmark {
+    private static final int BATCH = 32;
+    private TestWorkManager wm;
+    private SrqActivation activation;
+    private CompletionQueue sendCq;
+    private QueuePair sender;
+    private MemoryRegion message;
+    private WorkCompletionArray wcs;
+    private WorkCompletionArray sendWcs;
+    private ReceiveWorkRequests wrs;
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        wm = new TestWorkManager(true);
+        SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setProvider("soft");
+        spec.setListenAddress("10.0.0.1");
+        spec.setListenPort("0");
+        spec.setSrqMaxWr("256");
+        spec.setSrqLimit("0");
+        spec.setBufferSize("64");
+        spec.setMaxConcurrency("1");
+        activation = SrqActivation.open(wm, (event, loader) -> { }, new NoOpEndpointFactory(false), spec.config());
+        ProtectionDomain pd = activation.context().allocPd();
+        sendCq = activation.context().createCq(4 * BATCH, null);
+        sender = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, sendCq, sendCq, null, 2 * BATCH, 1, 1, 1, 0));
+        QueuePair receiver = activation.openLoopbackQp();
+        sender.connect(1, 0, receiver.localEndpoint(1, 0));
+        receiver.connect(1, 0, sender.localEndpoint(1, 0));
+        message = pd.allocateRegistered(64, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        wcs = new WorkCompletionArray(BATCH);
+        sendWcs = new WorkCompletionArray(BATCH);
+        wrs = new ReceiveWorkRequests(BATCH);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int sendDeliverRepost() throws VerbsException, InterruptedException {
+        for (int i = 0; i < BATCH; i++) {
+            sender.postSend(i, message, 0, 64, null);
+        }
+        int delivered = 0;
+        while (delivered < BATCH) {
+            int n = activation.pollOnce(wcs, wrs);
+            if (n > 0) {
+                delivered += n;
+            }
+        }
+        int sent = 0;
+        while (sent < BATCH) {
+            sent += sendCq.poll(sendWcs);
+        }
+        return delivered;
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        wcs.close();
+        sendWcs.close();
+        wrs.close();
+        activation.stop(Duration.ofSeconds(1));
+        wm.shutdown();
+    }
+}
