@@ -14,7 +14,7 @@
 #      receivers fed by one C sender; 64 B and 4 KiB, 1 and 8 QPs (it-tests/lab/bench; one guest boot)
 # Output: $BENCH_OUT (default it-tests/target/bench): summary.md (printed at the end) and each
 # part's raw results. Needs what the lab needs (it-tests/lab/setup-host.sh: qemu, rdma-core,
-# perftest, gcc, jq) and a JDK 25; about 20 minutes on 2 cores, most of it in the emulated guest.
+# perftest, gcc, jq) and a JDK 25; about 15 minutes on 2 cores, most of it in the emulated guest.
 # Knobs: BENCH_OUT; BENCH_SKIP_LAB=1 (host parts only); BENCH_SUMMARY_ONLY=1 (only render summary.md
 #        again from the results in BENCH_OUT); MVN_ARGS (extra Maven args, e.g. -o);
 #        those of ffm-path.sh (FFM_*), run-message-rate.sh / message-rate.sh (BENCH_*), run-in-vm.sh (RXE_*).
@@ -73,7 +73,7 @@ jq -r '.[] | (.primaryMetric.rawData | flatten | sort) as $v | ($v | length) as 
       | [(.benchmark | sub(".*\\."; "")), (.params.workManager // .params.size // ""),
          (if $n % 2 == 1 then $v[($n - 1) / 2] else ($v[$n / 2 - 1] + $v[$n / 2]) / 2 end), $v[0], $v[-1]]
       | @tsv' "$OUT/jmh-native.json" "$OUT/jmh-rar.json" > "$OUT/jmh-soft.tsv"
-score() { awk -F'\t' -v b="$1" -v p="$2" '$1 == b && $2 == p {print $3}' "$OUT/jmh-soft.tsv"; }
+score() { awk -F'\t' -v b="$1" -v p="$2" '$1 == b && $2 == p {print $3; exit}' "$OUT/jmh-soft.tsv"; }   # the first: native's run
 BARE=$(score sendReceivePollRepost 64) ADAPTER=$(score sendDeliverRepost "")
 BARE2=$(score sendThroughTheActivation bareLoop) CALLER=$(score sendThroughTheActivation callerRuns) POOL=$(score sendThroughTheActivation pool)
 
