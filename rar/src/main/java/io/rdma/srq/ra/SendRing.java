@@ -64,16 +64,11 @@ public final class SendRing implements AutoCloseable {
         this.wcs = new WorkCompletionArray(depth);
     }
 
-    /** @return bytes per message at most */
-    public int slotSize() {
-        return slotSize;
-    }
-
     /**
      * Copies the remaining bytes of {@code message} into the next free slot and posts a SEND (or
      * SEND_WITH_IMM when {@code immData} is not null); the buffer's position moves to its limit.
      *
-     * @param message  the bytes, at most {@link #slotSize()}
+     * @param message  the bytes, at most the slot size
      * @param immData  immediate data in host order, or null
      * @param property the configuration property that sets the slot size, for EMSGSIZE's message
      * @throws VerbsException EMSGSIZE above the slot size; EIO if an earlier send completed with an
