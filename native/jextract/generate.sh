@@ -15,6 +15,17 @@ out="$here/../src/main/java"
 jextract="$JEXTRACT_HOME/bin/jextract"
 [ -x "$jextract" ] || { echo "no executable $jextract" >&2; exit 2; }
 include=${HEADER_DIR:-/usr/include}
+# Generate from the OLDEST headers supported (rdma-core 44, Debian 12): a binding built on old
+# headers runs on newer libraries (docs/driver-notes.md, note 15; GeneratedLayoutTest checks it on
+# every release CI runs), a binding built on new headers may read fields an old library never fills.
+oldest=44
+have=$(dpkg-query -W -f='${Version}' libibverbs-dev 2>/dev/null | sed 's/\..*//')
+if [ -n "$have" ] && [ "$have" != "$oldest" ] && [ "${GENERATE_FROM_NEWER:-0}" != 1 ]; then
+  echo "libibverbs-dev is rdma-core $have; the bindings are generated from rdma-core $oldest's headers (the" >&2
+  echo "oldest supported). Run this on Debian 12, or set GENERATE_FROM_NEWER=1 after raising the oldest" >&2
+  echo "supported version in README.md and native/jextract/GENERATED_WITH." >&2
+  exit 2
+fi
 
 # package  header-class  library-soname  include-list  header
 bindings=(
@@ -45,5 +56,12 @@ for b in "${bindings[@]}"; do
   rm -rf "$tmp"
   echo "generated io.rdma.srq.verbs.ffi.$pkg from $header ($(ls "$target" | wc -l) files)"
 done
-"$jextract" --version | head -3 > "$here/GENERATED_WITH"
-echo "headers: $(dpkg-query -W -f='${Package} ${Version}, ' libibverbs-dev librdmacm-dev librpma-dev 2>/dev/null)" >> "$here/GENERATED_WITH"
+# GENERATED_WITH: what generated the output (rewritten) and what it is supported on (the
+# "supported:" and "tested:" lines, kept as they were: they are decided by people, not by this script)
+kept=$(grep -E '^(supported|tested):' "$here/GENERATED_WITH" 2>/dev/null || true)
+{
+  "$jextract" --version 2>&1 | head -3
+  echo "headers: $(dpkg-query -W -f='${Package} ${Version}, ' libibverbs-dev librdmacm-dev librpma-dev 2>/dev/null)"
+  [ -z "$kept" ] || echo "$kept"
+} > "$here/GENERATED_WITH.tmp"
+mv "$here/GENERATED_WITH.tmp" "$here/GENERATED_WITH"

@@ -3,22 +3,16 @@ package io.rdma.srq.verbs;
 import java.util.Objects;
 
 /**
- * What ibv_create_qp(3) needs ({@code struct ibv_qp_init_attr}). With an SRQ, the QP takes its
- * receives from it and {@code maxRecvWr}/{@code maxRecvSge} are ignored (pass 0).
- *
- * @param type          the transport, RC for SRQ connections
- * @param sendCq        the CQ for send completions
- * @param recvCq        the CQ for receive completions
- * @param srq           the SRQ, or {@code null} for a QP with its own receive queue
- * @param maxSendWr     send queue depth in WRs, 1..max_qp_wr
- * @param maxRecvWr     receive queue depth in WRs (0 with an SRQ)
- * @param maxSendSge    SGEs per send WR, 1..max_sge
- * @param maxRecvSge    SGEs per receive WR (0 with an SRQ)
- * @param maxInlineData bytes that may be sent inline, 0 for none
+ * What ibv_create_qp(3) needs ({@code struct ibv_qp_init_attr}), built by name:
+ * <pre>{@code
+ * QpInitAttributes.builder(QpType.RC).cq(cq).srq(srq).maxSendWr(64).build()           // an SRQ connection
+ * QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(16).maxRecvWr(16).build()      // own receive queue
+ * }</pre>
+ * With an SRQ the QP takes its receives from it and {@code max_recv_wr}/{@code max_recv_sge} are
+ * ignored (they stay 0). The capacities are checked against the device by ibv_create_qp (EINVAL
+ * above max_qp_wr / max_sge); here only nulls and negative values are refused.
  */
-public record QpInitAttributes(QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
-                               SharedReceiveQueue srq, int maxSendWr, int maxRecvWr, int maxSendSge,
-                               int maxRecvSge, int maxInlineData) {
+public final class QpInitAttributes {
 
     /** QP transport types ({@code enum ibv_qp_type}); the value is the C constant. */
     public enum QpType {
@@ -36,14 +30,35 @@ public record QpInitAttributes(QpType type, CompletionQueue sendCq, CompletionQu
         }
     }
 
-    /** Checks for nulls and negative sizes. */
-    public QpInitAttributes {
-        Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(sendCq, "sendCq");
-        Objects.requireNonNull(recvCq, "recvCq");
-        if (maxSendWr < 0 || maxRecvWr < 0 || maxSendSge < 0 || maxRecvSge < 0 || maxInlineData < 0) {
-            throw new IllegalArgumentException("QP capacities must be ≥ 0: " + this);
-        }
+    private final QpType type;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue recvCq;
+    private final SharedReceiveQueue srq;
+    private final int maxSendWr;
+    private final int maxRecvWr;
+    private final int maxSendSge;
+    private final int maxRecvSge;
+    private final int maxInlineData;
+
+    private QpInitAttributes(Builder b) {
+        this.type = b.type;
+        this.sendCq = Objects.requireNonNull(b.sendCq, "sendCq (or cq)");
+        this.recvCq = Objects.requireNonNull(b.recvCq, "recvCq (or cq)");
+        this.srq = b.srq;
+        this.maxSendWr = b.maxSendWr;
+        this.maxRecvWr = b.maxRecvWr;
+        this.maxSendSge = b.maxSendSge;
+        this.maxRecvSge = b.maxRecvSge;
+        this.maxInlineData = b.maxInlineData;
+    }
+
+    /**
+     * @param type the transport (RC for SRQ connections)
+     * @return a builder with max_send_wr 1, max_send_sge 1, max_recv_wr and max_recv_sge 0 (right
+     *         for a QP on an SRQ; set both for a QP with its own receive queue), no inline data
+     */
+    public static Builder builder(QpType type) {
+        return new Builder(Objects.requireNonNull(type, "type"));
     }
 
     /**
@@ -55,6 +70,143 @@ public record QpInitAttributes(QpType type, CompletionQueue sendCq, CompletionQu
      * @return the attributes (1 send SGE, no inline data)
      */
     public static QpInitAttributes rcOnSrq(CompletionQueue cq, SharedReceiveQueue srq, int maxSendWr) {
-        return new QpInitAttributes(QpType.RC, cq, cq, Objects.requireNonNull(srq, "srq"), maxSendWr, 0, 1, 0, 0);
+        return builder(QpType.RC).cq(cq).srq(Objects.requireNonNull(srq, "srq")).maxSendWr(maxSendWr).build();
+    }
+
+    /** @return the transport ({@code qp_type}) */
+    public QpType type() {
+        return type;
+    }
+
+    /** @return the CQ for send completions ({@code send_cq}) */
+    public CompletionQueue sendCq() {
+        return sendCq;
+    }
+
+    /** @return the CQ for receive completions ({@code recv_cq}) */
+    public CompletionQueue recvCq() {
+        return recvCq;
+    }
+
+    /** @return the SRQ ({@code srq}), or {@code null} for a QP with its own receive queue */
+    public SharedReceiveQueue srq() {
+        return srq;
+    }
+
+    /** @return send queue depth in WRs ({@code cap.max_send_wr}) */
+    public int maxSendWr() {
+        return maxSendWr;
+    }
+
+    /** @return receive queue depth in WRs ({@code cap.max_recv_wr}; 0 with an SRQ) */
+    public int maxRecvWr() {
+        return maxRecvWr;
+    }
+
+    /** @return SGEs per send WR ({@code cap.max_send_sge}) */
+    public int maxSendSge() {
+        return maxSendSge;
+    }
+
+    /** @return SGEs per receive WR ({@code cap.max_recv_sge}; 0 with an SRQ) */
+    public int maxRecvSge() {
+        return maxRecvSge;
+    }
+
+    /** @return bytes that may be sent inline ({@code cap.max_inline_data}), 0 for none */
+    public int maxInlineData() {
+        return maxInlineData;
+    }
+
+    @Override
+    public String toString() {
+        return "QpInitAttributes[type=" + type + ", srq=" + (srq != null) + ", max_send_wr=" + maxSendWr
+                + ", max_recv_wr=" + maxRecvWr + ", max_send_sge=" + maxSendSge + ", max_recv_sge=" + maxRecvSge
+                + ", max_inline_data=" + maxInlineData + "]";
+    }
+
+    /** Builds {@link QpInitAttributes} by field name; every setter returns the builder. */
+    public static final class Builder {
+        private final QpType type;
+        private CompletionQueue sendCq;
+        private CompletionQueue recvCq;
+        private SharedReceiveQueue srq;
+        private int maxSendWr = 1;
+        private int maxRecvWr;
+        private int maxSendSge = 1;
+        private int maxRecvSge;
+        private int maxInlineData;
+
+        private Builder(QpType type) {
+            this.type = type;
+        }
+
+        /** @param cq the CQ for both send and receive completions */
+        public Builder cq(CompletionQueue cq) {
+            return sendCq(cq).recvCq(cq);
+        }
+
+        /** @param cq the CQ for send completions */
+        public Builder sendCq(CompletionQueue cq) {
+            this.sendCq = Objects.requireNonNull(cq, "sendCq");
+            return this;
+        }
+
+        /** @param cq the CQ for receive completions */
+        public Builder recvCq(CompletionQueue cq) {
+            this.recvCq = Objects.requireNonNull(cq, "recvCq");
+            return this;
+        }
+
+        /** @param srq the SRQ the QP's receives come from, {@code null} for its own receive queue */
+        public Builder srq(SharedReceiveQueue srq) {
+            this.srq = srq;
+            return this;
+        }
+
+        /** @param n send queue depth in WRs, 1..max_qp_wr */
+        public Builder maxSendWr(int n) {
+            this.maxSendWr = nonNegative("maxSendWr", n);
+            return this;
+        }
+
+        /** @param n receive queue depth in WRs, 1..max_qp_wr without an SRQ (ignored with one) */
+        public Builder maxRecvWr(int n) {
+            this.maxRecvWr = nonNegative("maxRecvWr", n);
+            return this;
+        }
+
+        /** @param n SGEs per send WR, 1..max_sge */
+        public Builder maxSendSge(int n) {
+            this.maxSendSge = nonNegative("maxSendSge", n);
+            return this;
+        }
+
+        /** @param n SGEs per receive WR, 1..max_sge without an SRQ (ignored with one) */
+        public Builder maxRecvSge(int n) {
+            this.maxRecvSge = nonNegative("maxRecvSge", n);
+            return this;
+        }
+
+        /** @param n bytes that may be sent inline, 0 for none */
+        public Builder maxInlineData(int n) {
+            this.maxInlineData = nonNegative("maxInlineData", n);
+            return this;
+        }
+
+        /**
+         * @return the attributes
+         * @throws NullPointerException if no send or receive CQ was set
+         */
+        public QpInitAttributes build() {
+            return new QpInitAttributes(this);
+        }
+
+        private static int nonNegative(String name, int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException(name + " must be ≥ 0, got " + n);
+            }
+            return n;
+        }
     }
 }

@@ -12,7 +12,7 @@ import java.lang.foreign.ValueLayout;
  * A reusable native array of {@code struct ibv_wc} for {@link CompletionQueue#poll}: one per
  * poller thread, allocated once, read by index without allocation. Entries are valid until the next
  * poll into the same array (copy what must outlive it; never hand an entry to another thread and
- * poll again, the Java-binding pitfall of WCs delivered twice).
+ * poll again, driver note 14: WCs delivered twice).
  *
  * <p>Fields follow ibv_poll_cq(3); only status, wr_id, qp_num and vendor_err are valid for a failed
  * completion.

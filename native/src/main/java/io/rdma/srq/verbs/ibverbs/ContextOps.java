@@ -10,7 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The provider function pointers behind libibverbs' static inline verbs (pitfall 9), resolved once
+ * The provider function pointers behind libibverbs' static inline verbs (driver note 9), resolved once
  * per context:
  * <ul>
  *   <li>from {@code ibv_context.ops}: poll_cq, req_notify_cq, post_srq_recv, post_send — what

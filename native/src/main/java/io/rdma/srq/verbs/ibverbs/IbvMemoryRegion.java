@@ -12,7 +12,7 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * {@link MemoryRegion} over {@code struct ibv_mr}. Holds the registered segment strongly, so a
- * GC-managed segment cannot be freed while the device may write to it (pitfall 14); memory it
+ * GC-managed segment cannot be freed while the device may write to it (driver note 14); memory it
  * allocated itself is freed only after ibv_dereg_mr.
  */
 final class IbvMemoryRegion extends IbvResource implements MemoryRegion {

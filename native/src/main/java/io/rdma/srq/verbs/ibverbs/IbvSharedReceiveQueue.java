@@ -22,7 +22,7 @@ import java.lang.invoke.MethodHandle;
 /**
  * {@link SharedReceiveQueue} over {@code struct ibv_srq}. Receives are posted through the context's
  * {@code ops.post_srq_recv}. Close refuses with EBUSY while QPs are attached, because rxe lets the
- * destroy through (pitfall 7).
+ * destroy through (driver note 7).
  */
 final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQueue {
     private static final MethodHandle CREATE = NativeCall.capturing(

@@ -16,7 +16,7 @@ import java.lang.invoke.VarHandle;
  * Calls into libibverbs (and libc) that report failure through {@code errno}, for the creation and
  * control paths. Handles are built once from the jextract-generated address and descriptor with
  * {@code Linker.Option.captureCallState("errno")}, because a NULL-returning {@code ibv_create_*}
- * sets errno and nothing else tells why (pitfall 10). Calls that return the errno value
+ * sets errno and nothing else tells why (driver note 10). Calls that return the errno value
  * themselves (ibv_modify_srq, ibv_query_srq, ibv_destroy_*) are read through {@link #status}.
  *
  * <p>Not for the hot path: poll and post go through the provider's function pointers directly.

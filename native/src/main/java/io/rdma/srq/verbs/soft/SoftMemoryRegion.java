@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
 /**
  * {@link MemoryRegion} of a soft device. The device reaches the memory only through the registered
  * segment (never through a raw address), so a write into memory whose arena was closed throws
- * instead of corrupting the heap; it holds the segment strongly (pitfall 14: no GC of memory the
+ * instead of corrupting the heap; it holds the segment strongly (driver note 14: no GC of memory the
  * device may write).
  *
  * <p>Keys: lkey = rkey = {@code slot << 8 | tag}, unique on the device while registered; a receive

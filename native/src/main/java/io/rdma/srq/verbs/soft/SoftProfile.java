@@ -7,7 +7,7 @@ import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.WcStatus;
 
 /**
- * The behaviours of the soft device where real drivers differ (see {@code reference/pitfalls.md}).
+ * The behaviours of the soft device where real drivers differ (see {@code docs/driver-notes.md}).
  * Each profile is one soft device; {@link #deviceName()} is its name in
  * {@link SoftProvider#devices()}, in the declaration order (rxe first, the default).
  *
@@ -31,7 +31,7 @@ import io.rdma.srq.api.WcStatus;
  *       <td>{@code LOC_LEN_ERR} / {@code REM_INV_REQ_ERR}</td><td>–</td></tr>
  *   <tr><td>src_qp of an RC receive (ibv_poll_cq(3): valid for UD only)</td><td>0, as rxe_resp.c leaves it</td>
  *       <td>the sender's QP number</td><td>–</td></tr>
- *   <tr><td>QP_LAST_WQE_REACHED</td><td>never (pitfall 8)</td><td>when an SRQ-attached QP enters ERROR</td><td>–</td></tr>
+ *   <tr><td>QP_LAST_WQE_REACHED</td><td>never, as rxe on kernel 6.1 (6.12 raises it; driver note 8)</td><td>when an SRQ-attached QP enters ERROR</td><td>–</td></tr>
  *   <tr><td>efadv_query_device</td><td>EOPNOTSUPP (empty)</td><td>EOPNOTSUPP (empty)</td>
  *       <td>attributes with every {@link io.rdma.srq.api.EfaCapability} bit</td></tr>
  * </table>

@@ -57,7 +57,7 @@
  *       run before anything changes; a resize below the outstanding count is EINVAL.</li>
  *   <li>CQ overrun: rxe raises CQ_ERR on every failed rxe_cq_post; the soft CQ raises it once until
  *       polled.</li>
- *   <li>mlx5: limit ≥ max_wr is EINVAL as the project's pitfalls list says; the kernel compares with
+ *   <li>mlx5: limit ≥ max_wr is EINVAL (driver note 1); the kernel compares with
  *       its internal queue size, which rdma-core's SRQ wait queue makes larger than max_wr + 1.</li>
  *   <li>The mlx5 and EFA device attributes are typical values, not measured.</li>
  * </ul>

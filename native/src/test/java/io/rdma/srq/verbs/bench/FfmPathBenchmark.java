@@ -122,8 +122,8 @@ public class FfmPathBenchmark {
             SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(PARSE_SRQ_WR, 1, 0));
             CompletionQueue sendCq = ctx.createCq(CQ_ENTRIES, null);
             CompletionQueue recvCq = ctx.createCq(CQ_ENTRIES, null);
-            QueuePair a = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, sendCq, sendCq, null,
-                    PARSE_SRQ_WR, 1, 1, 1, 0));
+            QueuePair a = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(sendCq)
+                    .maxSendWr(PARSE_SRQ_WR).maxRecvWr(1).maxRecvSge(1).build());
             QueuePair b = pd.createQp(QpInitAttributes.rcOnSrq(recvCq, srq, 1));
             int gid = target.gidIndex();
             a.connect(PORT, gid, b.localEndpoint(PORT, gid));

@@ -66,7 +66,8 @@ public class SoftFabricBenchmark {
         srq = pd.createSrq(new SrqAttributes(4 * BATCH, 1, 0));
         sendCq = ctx.createCq(4 * BATCH, null);
         recvCq = ctx.createCq(4 * BATCH, null);
-        sender = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, sendCq, sendCq, null, 2 * BATCH, 1, 1, 1, 0));
+        sender = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(sendCq)
+                .maxSendWr(2 * BATCH).maxRecvWr(1).maxRecvSge(1).build());
         QueuePair receiver = pd.createQp(QpInitAttributes.rcOnSrq(recvCq, srq, 1));
         sender.connect(1, 0, receiver.localEndpoint(1, 0));
         receiver.connect(1, 0, sender.localEndpoint(1, 0));

@@ -48,11 +48,11 @@ class CmConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 14: an rdma_cm connect to a port nobody listens on fails within its timeout (REJECTED → ECONNREFUSED, or ETIMEDOUT), never hangs")
+    @DisplayName("driver note 14: an rdma_cm connect to a port nobody listens on fails within its timeout (REJECTED → ECONNREFUSED, or ETIMEDOUT), never hangs")
     void connectWithoutListenerIsBounded() throws Exception {
         assumeRcOnSrq();
         Link l = new Link(16, 64, 7);
-        QueuePair qp = l.pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, l.cqA, l.cqA, l.srq, 16, 0, 1, 0, 0));
+        QueuePair qp = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         InetSocketAddress nobody = new InetSocketAddress(deviceAddress(qp), 1);
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
             VerbsException e = assertThrows(VerbsException.class, () -> ctx.connect(qp, nobody, Duration.ofSeconds(2)));
@@ -66,8 +66,8 @@ class CmConformanceTest extends ConformanceBase {
     void connectAcceptSendDisconnect() throws Exception {
         assumeRcOnSrq();
         Link l = new Link(16, 64, 7);
-        QueuePair server = l.pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, l.cqB, l.cqB, l.srq, 16, 0, 1, 0, 0));
-        QueuePair client = l.pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, l.cqA, l.cqA, l.srq, 16, 0, 1, 0, 0));
+        QueuePair server = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
+        QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         CmListener listener = ctx.listen(new InetSocketAddress(deviceAddress(server), 0), 4);
         InetSocketAddress at = new InetSocketAddress(deviceAddress(server), listener.localAddress().getPort());
         CompletableFuture<CmConnection> connecting = CompletableFuture.supplyAsync(() -> {

@@ -262,8 +262,8 @@ abstract class ConformanceBase {
             srq = srq(pd, srqMaxWr, 1, 0);
             cqA = ctx.createCq(256, null);
             cqB = ctx.createCq(cqeOfB, channelOfB);
-            a = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, cqA, cqA, srq, 64, 0, 1, 0, 0));
-            b = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, cqB, cqB, srq, 64, 0, 1, 0, 0));
+            a = pd.createQp(QpInitAttributes.rcOnSrq(cqA, srq, 64));
+            b = pd.createQp(QpInitAttributes.rcOnSrq(cqB, srq, 64));
             a.connect(PORT, target.gidIndex(), b.localEndpoint(PORT, target.gidIndex()), rnrRetryOfA);
             b.connect(PORT, target.gidIndex(), a.localEndpoint(PORT, target.gidIndex()));
             mr = pd.allocateRegistered(SEND_AREA + (long) slot * 1024, EnumSet.of(AccessFlag.LOCAL_WRITE));

@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Device, port, CQ, XRC and EFA behaviour, the object lifecycle, and the Java pitfalls (14) that
+ * Device, port, CQ, XRC and EFA behaviour, the object lifecycle, and the Java-binding failures (driver note 14) that
  * apply to one device.
  */
 @ParameterizedClass(name = "{0}")
@@ -78,7 +78,7 @@ class DeviceConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("efadv_query_device(3) on a device that is not EFA → EOPNOTSUPP, seen as empty (pitfall 11)")
+    @DisplayName("efadv_query_device(3) on a device that is not EFA → EOPNOTSUPP, seen as empty (driver note 11)")
     void efadvOnNonEfaIsEmpty() throws VerbsException {
         assumeTrue(driver != Driver.EFA, target + " is EFA");
         assertEquals(Optional.empty(), ctx.queryEfaDevice());
@@ -103,7 +103,7 @@ class DeviceConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 11: an EFA QP with an SRQ → EINVAL (EFA has no SRQ)")
+    @DisplayName("driver note 11: an EFA QP with an SRQ → EINVAL (EFA has no SRQ)")
     void efaQpWithSrqIsEinval() throws VerbsException {
         assumeDriver(Driver.EFA, "the rule is EFA's");
         assumeTrue(target.isSoft(), "needs an SRQ from another device, which only the soft fabric offers in one JVM");
@@ -111,8 +111,8 @@ class DeviceConformanceTest extends ConformanceBase {
             SharedReceiveQueue foreign = other.allocPd().createSrq(new SrqAttributes(16, 1, 0));
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(16, null);
-            assertErrno(Errno.EINVAL, () -> pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.UD, cq, cq,
-                    foreign, 16, 0, 1, 0, 0)));
+            assertErrno(Errno.EINVAL, () -> pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.UD).cq(cq).srq(foreign)
+                    .maxSendWr(16).build()));
         }
     }
 
@@ -189,7 +189,7 @@ class DeviceConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 14: registered memory stays alive while registered — the MR, not the caller, keeps the GC away")
+    @DisplayName("driver note 14: registered memory stays alive while registered — the MR, not the caller, keeps the GC away")
     void registeredMemoryIsNotCollected() throws Exception {
         assumeRcOnSrq();
         Link l = new Link(64, 64, 7);
@@ -214,7 +214,7 @@ class DeviceConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 14: receives posted but never consumed pin nothing — the SRQ and its buffers close with them outstanding")
+    @DisplayName("driver note 14: receives posted but never consumed pin nothing — the SRQ and its buffers close with them outstanding")
     void unconsumedReceivesDoNotPin() throws VerbsException {
         assumeSrq();
         ProtectionDomain pd = ctx.allocPd();
@@ -232,7 +232,7 @@ class DeviceConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 14: no wait without a timeout — getAsyncEvent and getCqEvent return empty within their timeouts")
+    @DisplayName("driver note 14: no wait without a timeout — getAsyncEvent and getCqEvent return empty within their timeouts")
     void waitsAreBounded() throws VerbsException {
         CompletionChannel channel = ctx.createCompletionChannel();
         CompletionQueue cq = ctx.createCq(16, channel);

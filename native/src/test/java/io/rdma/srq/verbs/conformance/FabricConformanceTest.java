@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * SENDs between two RC QPs of one device, receives from an SRQ: completions (ibv_poll_cq(3)),
- * ordering, RC error statuses, RNR, the SRQ limit event (pitfalls 3 and 6), completion channels,
- * CQ overrun and pitfall 8.
+ * ordering, RC error statuses, RNR, the SRQ limit event (driver notes 3 and 6), completion channels,
+ * CQ overrun and driver note 8.
  */
 @ParameterizedClass(name = "{0}")
 @MethodSource("io.rdma.srq.verbs.conformance.VerbsTarget#targets")
@@ -167,7 +167,7 @@ class FabricConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 6 (rdma-core tests/test_srq.py): post 10, arm 7, query reads 7, consume 4 → exactly one IBV_EVENT_SRQ_LIMIT_REACHED, for this SRQ")
+    @DisplayName("driver note 6 (rdma-core tests/test_srq.py): post 10, arm 7, query reads 7, consume 4 → exactly one IBV_EVENT_SRQ_LIMIT_REACHED, for this SRQ")
     void limitEventAfterConsumingBelowTheLimit() throws Exception {
         assumeRcOnSrq();
         Link l = new Link(64, 64, 7);
@@ -189,7 +189,7 @@ class FabricConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 3: the limit event is one-shot — srq_limit reads 0 after it, no second event until re-armed, then one again")
+    @DisplayName("driver note 3: the limit event is one-shot — srq_limit reads 0 after it, no second event until re-armed, then one again")
     void limitEventIsOneShotUntilRearmed() throws Exception {
         assumeRcOnSrq();
         Link l = new Link(64, 64, 7);
@@ -288,8 +288,8 @@ class FabricConformanceTest extends ConformanceBase {
         l.postReceives(3);
         l.b.close();
         assertTrue(pollQuietly(l.cqB).isEmpty(), "destroying a QP must not flush the SRQ's receives");
-        QueuePair c = l.pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, l.cqB, l.cqB, l.srq, 16, 0, 1, 0, 0));
-        QueuePair d = l.pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, l.cqA, l.cqA, l.srq, 16, 0, 1, 0, 0));
+        QueuePair c = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
+        QueuePair d = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         d.connect(PORT, target.gidIndex(), c.localEndpoint(PORT, target.gidIndex()));
         c.connect(PORT, target.gidIndex(), d.localEndpoint(PORT, target.gidIndex()));
         l.mr.segment().asSlice(0, 8).copyFrom(java.lang.foreign.MemorySegment.ofArray(payload(8, 9)));
@@ -302,7 +302,8 @@ class FabricConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 8: waiting for IBV_EVENT_QP_LAST_WQE_REACHED after a QP on an SRQ went to ERROR is bounded (rxe never raises it)")
+    @DisplayName("driver note 8: waiting for IBV_EVENT_QP_LAST_WQE_REACHED after a QP on an SRQ went to ERROR is "
+            + "bounded; rxe raises it from kernel 6.12 on, never on 6.1")
     void lastWqeReachedWaitIsBounded() throws Exception {
         assumeRcOnSrq();
         Link l = new Link(64, 64, 0);
@@ -313,13 +314,40 @@ class FabricConformanceTest extends ConformanceBase {
         long waited = System.nanoTime() - start;
         assertTrue(waited < Duration.ofSeconds(5).toNanos(), "the bounded wait took " + waited / 1_000_000 + " ms");
         if (driver == Driver.RXE) {
-            assertTrue(e.isEmpty(), "rxe raised QP_LAST_WQE_REACHED, which pitfall 8 says it never does");
+            rxeRaisesLastWqeReached().ifPresent(expected -> assertEquals(expected, e.isPresent(),
+                    "rxe on " + (target.isSoft() ? "soft_rxe0 (modelled on kernel 6.1)" : "kernel "
+                            + System.getProperty("os.version")) + (expected ? " must raise" : " never raises")
+                            + " QP_LAST_WQE_REACHED (docs/driver-notes.md, note 8)"));
+        }
+        if (driver == Driver.MLX) {
+            assertTrue(e.isPresent(), "mlx5 raises QP_LAST_WQE_REACHED for a QP on an SRQ entering ERROR");
         }
         e.ifPresent(ev -> assertSame(l.a, ev.element(), "the event names the QP that went to ERROR"));
     }
 
+    /**
+     * Whether rxe raises IBV_EVENT_QP_LAST_WQE_REACHED when a QP on an SRQ enters ERROR: never on
+     * kernel 6.1 (Debian 12; measured in the lab, and spdk#1697), always on 6.12 (Debian 13; measured
+     * in the lab). Kernels in between were not measured: empty. soft_rxe0 models 6.1.
+     */
+    private Optional<Boolean> rxeRaisesLastWqeReached() {
+        if (target.isSoft()) {
+            return Optional.of(false);
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)")
+                .matcher(System.getProperty("os.version"));
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        int version = Integer.parseInt(m.group(1)) * 1000 + Integer.parseInt(m.group(2));
+        if (version <= 6001) {
+            return Optional.of(false);
+        }
+        return version >= 6012 ? Optional.of(true) : Optional.empty();
+    }
+
     @Test
-    @DisplayName("pitfall 14: every completion is delivered exactly once — polling again never returns an entry twice")
+    @DisplayName("driver note 14: every completion is delivered exactly once — polling again never returns an entry twice")
     void eachCompletionDeliveredOnce() throws Exception {
         assumeRcOnSrq();
         Link l = new Link(64, 64, 7);

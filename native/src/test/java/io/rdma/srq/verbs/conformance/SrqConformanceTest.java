@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * ibv_create_srq(3), ibv_query_srq(3), ibv_modify_srq(3), ibv_post_srq_recv and ibv_destroy_srq on
- * one device: sizes, limits, errno values, and pitfalls 1–5 and 7 of {@code reference/pitfalls.md}.
+ * one device: sizes, limits, errno values, and driver notes 1–5 and 7 of {@code docs/driver-notes.md}.
  */
 @ParameterizedClass(name = "{0}")
 @MethodSource("io.rdma.srq.verbs.conformance.VerbsTarget#targets")
@@ -41,7 +41,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("ibv_create_srq(3): \"the actual values … may be greater than or equal to the requested\" — max_wr and max_sge ≥ requested (pitfall 5)")
+    @DisplayName("ibv_create_srq(3): \"the actual values … may be greater than or equal to the requested\" — max_wr and max_sge ≥ requested (driver note 5)")
     void createReturnsAtLeastTheRequestedSizes() throws VerbsException {
         assumeSrq();
         ProtectionDomain pd = ctx.allocPd();
@@ -56,7 +56,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 5: rxe rounds max_wr up to 2^n − 1 (1 → 1, 10 → 15, 1024 → 2047)")
+    @DisplayName("driver note 5: rxe rounds max_wr up to 2^n − 1 (1 → 1, 10 → 15, 1024 → 2047)")
     void rxeRoundsMaxWrToPowerOfTwoMinusOne() throws VerbsException {
         assumeSrq();
         assumeDriver(Driver.RXE, "rxe_queue_init sizes the ring to roundup_pow_of_two(max_wr + 1)");
@@ -108,7 +108,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 4: a create-time srq_limit is honoured by rxe and ignored by mlx4/mlx5 (reads 0)")
+    @DisplayName("driver note 4: a create-time srq_limit is honoured by rxe and ignored by mlx4/mlx5 (reads 0)")
     void createTimeLimitHonouredOrIgnoredPerDriver() throws VerbsException {
         assumeSrq();
         assumeTrue(driver == Driver.RXE || driver == Driver.MLX,
@@ -132,7 +132,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("ibv_modify_srq(3) IBV_SRQ_MAX_WR with IBV_DEVICE_SRQ_RESIZE grows max_wr to ≥ the request (rxe: 4096 → 8191, pitfall 5)")
+    @DisplayName("ibv_modify_srq(3) IBV_SRQ_MAX_WR with IBV_DEVICE_SRQ_RESIZE grows max_wr to ≥ the request (rxe: 4096 → 8191, driver note 5)")
     void resizeGrowsWithSrqResize() throws VerbsException {
         assumeSrq();
         assumeTrue(canResize(), target + " has no IBV_DEVICE_SRQ_RESIZE");
@@ -148,7 +148,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 1: without IBV_DEVICE_SRQ_RESIZE (mlx4/mlx5) IBV_SRQ_MAX_WR → EINVAL and max_wr is unchanged")
+    @DisplayName("driver note 1: without IBV_DEVICE_SRQ_RESIZE (mlx4/mlx5) IBV_SRQ_MAX_WR → EINVAL and max_wr is unchanged")
     void resizeWithoutSrqResizeIsEinval() throws VerbsException {
         assumeSrq();
         assumeFalse(canResize(), target + " has IBV_DEVICE_SRQ_RESIZE");
@@ -159,7 +159,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 2: resize above max_srq_wr → EINVAL, nothing modified")
+    @DisplayName("driver note 2: resize above max_srq_wr → EINVAL, nothing modified")
     void resizeAboveDeviceMaxIsEinval() throws VerbsException {
         assumeSrq();
         SharedReceiveQueue srq = srq(ctx.allocPd(), 64, 1, 0);
@@ -169,7 +169,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 2: resize to max_wr 0 → EINVAL, nothing modified")
+    @DisplayName("driver note 2: resize to max_wr 0 → EINVAL, nothing modified")
     void resizeToZeroIsEinval() throws VerbsException {
         assumeSrq();
         SharedReceiveQueue srq = srq(ctx.allocPd(), 64, 1, 0);
@@ -179,7 +179,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 2: with srq_limit armed, a resize below the limit → EINVAL, nothing modified")
+    @DisplayName("driver note 2: with srq_limit armed, a resize below the limit → EINVAL, nothing modified")
     void resizeBelowArmedLimitIsEinval() throws VerbsException {
         assumeSrq();
         SharedReceiveQueue srq = srq(ctx.allocPd(), 200, 1, 0);
@@ -191,7 +191,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 2: srq_limit above max_srq_wr → EINVAL")
+    @DisplayName("driver note 2: srq_limit above max_srq_wr → EINVAL")
     void limitAboveDeviceMaxIsEinval() throws VerbsException {
         assumeSrq();
         SharedReceiveQueue srq = srq(ctx.allocPd(), 64, 1, 0);
@@ -209,7 +209,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 1: srq_limit = max_wr → EINVAL on mlx5 (limit ≥ max_wr), accepted by rxe (only limit > max_wr fails)")
+    @DisplayName("driver note 1: srq_limit = max_wr → EINVAL on mlx5 (limit ≥ max_wr), accepted by rxe (only limit > max_wr fails)")
     void limitEqualToMaxWrPerDriver() throws VerbsException {
         assumeSrq();
         assumeTrue(driver == Driver.RXE || driver == Driver.MLX, "only rxe and mlx5 are known here");
@@ -242,7 +242,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 5: max_sge cannot be modified (ibv_modify_srq(3) takes only IBV_SRQ_MAX_WR and IBV_SRQ_LIMIT)")
+    @DisplayName("driver note 5: max_sge cannot be modified (ibv_modify_srq(3) takes only IBV_SRQ_MAX_WR and IBV_SRQ_LIMIT)")
     void maxSgeCannotBeModified() throws VerbsException {
         assumeSrq();
         SharedReceiveQueue srq = srq(ctx.allocPd(), 64, 1, 0);
@@ -282,7 +282,7 @@ class SrqConformanceTest extends ConformanceBase {
     }
 
     @Test
-    @DisplayName("pitfall 7: destroying an SRQ with a QP attached → EBUSY (rxe would let it through); after the QP it succeeds")
+    @DisplayName("driver note 7: destroying an SRQ with a QP attached → EBUSY (rxe would let it through); after the QP it succeeds")
     void destroyWithAttachedQpIsEbusy() throws VerbsException {
         assumeSrq();
         assumeTrue(driver != Driver.EFA, "EFA has no RC QPs");

@@ -80,8 +80,8 @@ class RpmaLabTest {
             }
             io.rdma.srq.verbs.ProtectionDomain pd = client.allocPd();
             io.rdma.srq.verbs.CompletionQueue cq = client.createCq(16, null);
-            io.rdma.srq.verbs.QueuePair qp = pd.createQp(new io.rdma.srq.verbs.QpInitAttributes(
-                    io.rdma.srq.verbs.QpInitAttributes.QpType.RC, cq, cq, null, 4, 1, 1, 1, 0));
+            io.rdma.srq.verbs.QueuePair qp = pd.createQp(io.rdma.srq.verbs.QpInitAttributes.builder(
+                    io.rdma.srq.verbs.QpInitAttributes.QpType.RC).cq(cq).maxSendWr(4).maxRecvWr(1).maxRecvSge(1).build());
             io.rdma.srq.verbs.MemoryRegion mr = pd.allocateRegistered(64, java.util.EnumSet.of(io.rdma.srq.api.AccessFlag.LOCAL_WRITE));
             mr.segment().setString(0, "hello rpma srq");
             java.util.concurrent.CompletableFuture<io.rdma.srq.verbs.CmConnection> connecting =

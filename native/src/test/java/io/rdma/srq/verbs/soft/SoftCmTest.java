@@ -67,7 +67,8 @@ class SoftCmTest {
 
     private QueuePair rcQp(Context ctx, ProtectionDomain pd, SharedReceiveQueue srq) throws VerbsException {
         CompletionQueue cq = ctx.createCq(64, null);
-        return pd.createQp(srq == null ? new QpInitAttributes(QpInitAttributes.QpType.RC, cq, cq, null, 16, 16, 1, 1, 0)
+        return pd.createQp(srq == null ? QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(cq)
+                .maxSendWr(16).maxRecvWr(16).maxRecvSge(1).build()
                 : QpInitAttributes.rcOnSrq(cq, srq, 16));
     }
 

@@ -103,7 +103,7 @@ class SoftProviderTest {
     void softRxe0HasTheAttributesOfRxe0InTheLab() throws VerbsException {
         Context ctx = open(SoftProfile.RXE);
         DeviceAttributes a = ctx.queryDevice();
-        // reference/rxe-lab/devinfo-rxe0.txt
+        // it-tests/lab/devinfo-rxe0.txt
         assertEquals(0xffffffL, a.vendorId());
         assertEquals(0, a.vendorPartId());
         assertEquals(-1L, a.maxMrSize());
@@ -191,9 +191,11 @@ class SoftProviderTest {
         ProtectionDomain pd = efa.allocPd();
         CompletionQueue cq = efa.createCq(16, null);
         VerbsException rc = assertThrows(VerbsException.class,
-                () -> pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, cq, cq, null, 16, 16, 1, 1, 0)));
+                () -> pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(cq)
+                        .maxSendWr(16).maxRecvWr(16).maxRecvSge(1).build()));
         assertEquals(Errno.EOPNOTSUPP.value(), rc.errno());
-        QueuePair ud = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.UD, cq, cq, null, 16, 16, 1, 1, 0));
+        QueuePair ud = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.UD).cq(cq)
+                .maxSendWr(16).maxRecvWr(16).maxRecvSge(1).build());
         VerbsException connect = assertThrows(VerbsException.class,
                 () -> ud.connect(1, 0, ud.localEndpoint(1, 0)));
         assertEquals(Errno.EOPNOTSUPP.value(), connect.errno());

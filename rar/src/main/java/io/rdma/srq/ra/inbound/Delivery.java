@@ -16,7 +16,7 @@ import java.nio.ByteBuffer;
 
 /**
  * A batch of received messages (one poll of the CQ, up to its capacity) on its way to ONE endpoint:
- * copies of the work completions' fields (never the reusable WC array itself, pitfall 14), delivered
+ * copies of the work completions' fields (never the reusable WC array itself, driver note 14), delivered
  * one by one, each with beforeDelivery / onReceive / afterDelivery strictly paired. One Work and one
  * endpoint per batch, not per message, is what keeps the container's hand-off off the per-message
  * cost. The batch then goes back to the poller, which reposts its buffers and reuses the object.

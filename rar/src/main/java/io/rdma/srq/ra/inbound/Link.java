@@ -51,8 +51,8 @@ final class Link {
             throws VerbsException {
         CompletionQueue sendCq = pd.context().createCq(SEND_DEPTH, null);
         try {
-            QueuePair qp = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, sendCq, recvCq, srq,
-                    SEND_DEPTH, 0, 1, 0, 0));
+            QueuePair qp = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).sendCq(sendCq).recvCq(recvCq).srq(srq)
+                    .maxSendWr(SEND_DEPTH).build());
             return new Link(pd, sendCq, qp, replyBufferSize);
         } catch (VerbsException | RuntimeException e) {
             try {

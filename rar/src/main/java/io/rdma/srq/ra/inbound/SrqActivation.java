@@ -122,7 +122,7 @@ public final class SrqActivation {
         this.pd = context.allocPd();
         this.channel = config.pollMode() == InboundConfig.PollMode.BUSY ? null : context.createCompletionChannel();
         this.cq = context.createCq(config.cqSize(), channel);
-        // create with limit 0 and arm after the first receives are posted (pitfall 4)
+        // create with limit 0 and arm after the first receives are posted (driver note 4)
         this.srq = pd.createSrq(new SrqAttributes(config.srqMaxWr(), config.srqMaxSge(), 0));
         this.slab = pd.allocateRegistered((long) config.srqMaxWr() * config.bufferSize(), EnumSet.of(AccessFlag.LOCAL_WRITE));
         this.free = new int[config.srqMaxWr()];

@@ -43,7 +43,8 @@ final class SrqPeerImpl implements SrqPeer {
         QueuePair qp = null;
         SendRing ring = null;
         try {
-            qp = mc.pd().createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, cq, cq, null, DEPTH, 1, 1, 1, 0));
+            qp = mc.pd().createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(cq)
+                    .maxSendWr(DEPTH).maxRecvWr(1).maxRecvSge(1).build());
             ring = new SendRing(mc.pd(), qp, cq, mc.config().sendBufferSize(), DEPTH, remote::toString);
             CmConnection c = mc.context().connect(qp, remote, timeout);
             return new SrqPeerImpl(cq, qp, ring, c, onClose);

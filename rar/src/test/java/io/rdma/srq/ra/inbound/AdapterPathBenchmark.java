@@ -68,7 +68,8 @@ public class AdapterPathBenchmark {
         activation = SrqActivation.open(wm, (event, loader) -> { }, new NoOpEndpointFactory(false), spec.config());
         ProtectionDomain pd = activation.context().allocPd();
         sendCq = activation.context().createCq(4 * BATCH, null);
-        sender = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, sendCq, sendCq, null, 2 * BATCH, 1, 1, 1, 0));
+        sender = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(sendCq)
+                .maxSendWr(2 * BATCH).maxRecvWr(1).maxRecvSge(1).build());
         QueuePair receiver = activation.openLoopbackQp();
         sender.connect(1, 0, receiver.localEndpoint(1, 0));
         receiver.connect(1, 0, sender.localEndpoint(1, 0));

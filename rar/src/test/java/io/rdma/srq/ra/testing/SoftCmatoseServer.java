@@ -142,7 +142,8 @@ public final class SoftCmatoseServer implements AutoCloseable {
     }
 
     private void accept(CmEvent e) throws VerbsException {
-        QueuePair qp = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, sendCq, recvCq, srq, count, 0, 1, 0, 0));
+        QueuePair qp = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).sendCq(sendCq).recvCq(recvCq).srq(srq)
+                .maxSendWr(count).build());
         accepted.add(e.request().accept(qp));
     }
 

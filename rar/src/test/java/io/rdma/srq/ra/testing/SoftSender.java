@@ -40,7 +40,8 @@ public final class SoftSender implements AutoCloseable {
         ctx = Verbs.provider(Verbs.SOFT).open("soft_rxe0");
         ProtectionDomain pd = ctx.allocPd();
         cq = ctx.createCq(DEPTH * 2, null);
-        qp = pd.createQp(new QpInitAttributes(QpInitAttributes.QpType.RC, cq, cq, null, DEPTH, 1, 1, 1, 0));
+        qp = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(cq)
+                .maxSendWr(DEPTH).maxRecvWr(1).maxRecvSge(1).build());
         slot = Math.max(8, messageBytes);
         // one buffer per send-queue slot: a buffer is reused only after its send completed
         mr = pd.allocateRegistered((long) slot * DEPTH, java.util.EnumSet.of(AccessFlag.LOCAL_WRITE));
