@@ -70,4 +70,428 @@ public record DeviceAttributes(
     public boolean has(DeviceCapability capability) {
         return (deviceCapFlags & capability.mask()) != 0;
     }
+
+    /**
+     * @return a builder with every field 0 (and an empty {@code fwVersion}), to set by name
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds {@link DeviceAttributes} by field name; every setter returns the builder. */
+    public static final class Builder {
+        private String fwVersion = "";
+        private long nodeGuid;
+        private long sysImageGuid;
+        private long maxMrSize;
+        private long pageSizeCap;
+        private long vendorId;
+        private long vendorPartId;
+        private long hwVersion;
+        private int maxQp;
+        private int maxQpWr;
+        private long deviceCapFlags;
+        private int maxSge;
+        private int maxSgeRd;
+        private int maxCq;
+        private int maxCqe;
+        private int maxMr;
+        private int maxPd;
+        private int maxQpRdAtom;
+        private int maxEeRdAtom;
+        private int maxResRdAtom;
+        private int maxQpInitRdAtom;
+        private int maxEeInitRdAtom;
+        private int atomicCap;
+        private int maxEe;
+        private int maxRdd;
+        private int maxMw;
+        private int maxRawIpv6Qp;
+        private int maxRawEthyQp;
+        private int maxMcastGrp;
+        private int maxMcastQpAttach;
+        private int maxTotalMcastQpAttach;
+        private int maxAh;
+        private int maxFmr;
+        private int maxMapPerFmr;
+        private int maxSrq;
+        private int maxSrqWr;
+        private int maxSrqSge;
+        private int maxPkeys;
+        private int localCaAckDelay;
+        private int physPortCnt;
+
+        private Builder() {
+        }
+
+        /**
+         * @param fwVersion fw_ver
+         * @return this builder
+         */
+        public Builder fwVersion(String fwVersion) {
+            this.fwVersion = fwVersion;
+            return this;
+        }
+
+        /**
+         * @param nodeGuid node_guid (host order)
+         * @return this builder
+         */
+        public Builder nodeGuid(long nodeGuid) {
+            this.nodeGuid = nodeGuid;
+            return this;
+        }
+
+        /**
+         * @param sysImageGuid sys_image_guid (host order)
+         * @return this builder
+         */
+        public Builder sysImageGuid(long sysImageGuid) {
+            this.sysImageGuid = sysImageGuid;
+            return this;
+        }
+
+        /**
+         * @param maxMrSize max_mr_size, bytes (unsigned 64-bit)
+         * @return this builder
+         */
+        public Builder maxMrSize(long maxMrSize) {
+            this.maxMrSize = maxMrSize;
+            return this;
+        }
+
+        /**
+         * @param pageSizeCap page_size_cap, a mask of supported page sizes
+         * @return this builder
+         */
+        public Builder pageSizeCap(long pageSizeCap) {
+            this.pageSizeCap = pageSizeCap;
+            return this;
+        }
+
+        /**
+         * @param vendorId vendor_id
+         * @return this builder
+         */
+        public Builder vendorId(long vendorId) {
+            this.vendorId = vendorId;
+            return this;
+        }
+
+        /**
+         * @param vendorPartId vendor_part_id
+         * @return this builder
+         */
+        public Builder vendorPartId(long vendorPartId) {
+            this.vendorPartId = vendorPartId;
+            return this;
+        }
+
+        /**
+         * @param hwVersion hw_ver
+         * @return this builder
+         */
+        public Builder hwVersion(long hwVersion) {
+            this.hwVersion = hwVersion;
+            return this;
+        }
+
+        /**
+         * @param maxQp max_qp
+         * @return this builder
+         */
+        public Builder maxQp(int maxQp) {
+            this.maxQp = maxQp;
+            return this;
+        }
+
+        /**
+         * @param maxQpWr max_qp_wr
+         * @return this builder
+         */
+        public Builder maxQpWr(int maxQpWr) {
+            this.maxQpWr = maxQpWr;
+            return this;
+        }
+
+        /**
+         * @param deviceCapFlags device_cap_flags, raw (unsigned 32-bit)
+         * @return this builder
+         */
+        public Builder deviceCapFlags(long deviceCapFlags) {
+            this.deviceCapFlags = deviceCapFlags;
+            return this;
+        }
+
+        /**
+         * @param maxSge max_sge
+         * @return this builder
+         */
+        public Builder maxSge(int maxSge) {
+            this.maxSge = maxSge;
+            return this;
+        }
+
+        /**
+         * @param maxSgeRd max_sge_rd
+         * @return this builder
+         */
+        public Builder maxSgeRd(int maxSgeRd) {
+            this.maxSgeRd = maxSgeRd;
+            return this;
+        }
+
+        /**
+         * @param maxCq max_cq
+         * @return this builder
+         */
+        public Builder maxCq(int maxCq) {
+            this.maxCq = maxCq;
+            return this;
+        }
+
+        /**
+         * @param maxCqe max_cqe
+         * @return this builder
+         */
+        public Builder maxCqe(int maxCqe) {
+            this.maxCqe = maxCqe;
+            return this;
+        }
+
+        /**
+         * @param maxMr max_mr
+         * @return this builder
+         */
+        public Builder maxMr(int maxMr) {
+            this.maxMr = maxMr;
+            return this;
+        }
+
+        /**
+         * @param maxPd max_pd
+         * @return this builder
+         */
+        public Builder maxPd(int maxPd) {
+            this.maxPd = maxPd;
+            return this;
+        }
+
+        /**
+         * @param maxQpRdAtom max_qp_rd_atom
+         * @return this builder
+         */
+        public Builder maxQpRdAtom(int maxQpRdAtom) {
+            this.maxQpRdAtom = maxQpRdAtom;
+            return this;
+        }
+
+        /**
+         * @param maxEeRdAtom max_ee_rd_atom
+         * @return this builder
+         */
+        public Builder maxEeRdAtom(int maxEeRdAtom) {
+            this.maxEeRdAtom = maxEeRdAtom;
+            return this;
+        }
+
+        /**
+         * @param maxResRdAtom max_res_rd_atom
+         * @return this builder
+         */
+        public Builder maxResRdAtom(int maxResRdAtom) {
+            this.maxResRdAtom = maxResRdAtom;
+            return this;
+        }
+
+        /**
+         * @param maxQpInitRdAtom max_qp_init_rd_atom
+         * @return this builder
+         */
+        public Builder maxQpInitRdAtom(int maxQpInitRdAtom) {
+            this.maxQpInitRdAtom = maxQpInitRdAtom;
+            return this;
+        }
+
+        /**
+         * @param maxEeInitRdAtom max_ee_init_rd_atom
+         * @return this builder
+         */
+        public Builder maxEeInitRdAtom(int maxEeInitRdAtom) {
+            this.maxEeInitRdAtom = maxEeInitRdAtom;
+            return this;
+        }
+
+        /**
+         * @param atomicCap atomic_cap (0 NONE, 1 HCA, 2 GLOB)
+         * @return this builder
+         */
+        public Builder atomicCap(int atomicCap) {
+            this.atomicCap = atomicCap;
+            return this;
+        }
+
+        /**
+         * @param maxEe max_ee
+         * @return this builder
+         */
+        public Builder maxEe(int maxEe) {
+            this.maxEe = maxEe;
+            return this;
+        }
+
+        /**
+         * @param maxRdd max_rdd
+         * @return this builder
+         */
+        public Builder maxRdd(int maxRdd) {
+            this.maxRdd = maxRdd;
+            return this;
+        }
+
+        /**
+         * @param maxMw max_mw
+         * @return this builder
+         */
+        public Builder maxMw(int maxMw) {
+            this.maxMw = maxMw;
+            return this;
+        }
+
+        /**
+         * @param maxRawIpv6Qp max_raw_ipv6_qp
+         * @return this builder
+         */
+        public Builder maxRawIpv6Qp(int maxRawIpv6Qp) {
+            this.maxRawIpv6Qp = maxRawIpv6Qp;
+            return this;
+        }
+
+        /**
+         * @param maxRawEthyQp max_raw_ethy_qp
+         * @return this builder
+         */
+        public Builder maxRawEthyQp(int maxRawEthyQp) {
+            this.maxRawEthyQp = maxRawEthyQp;
+            return this;
+        }
+
+        /**
+         * @param maxMcastGrp max_mcast_grp
+         * @return this builder
+         */
+        public Builder maxMcastGrp(int maxMcastGrp) {
+            this.maxMcastGrp = maxMcastGrp;
+            return this;
+        }
+
+        /**
+         * @param maxMcastQpAttach max_mcast_qp_attach
+         * @return this builder
+         */
+        public Builder maxMcastQpAttach(int maxMcastQpAttach) {
+            this.maxMcastQpAttach = maxMcastQpAttach;
+            return this;
+        }
+
+        /**
+         * @param maxTotalMcastQpAttach max_total_mcast_qp_attach
+         * @return this builder
+         */
+        public Builder maxTotalMcastQpAttach(int maxTotalMcastQpAttach) {
+            this.maxTotalMcastQpAttach = maxTotalMcastQpAttach;
+            return this;
+        }
+
+        /**
+         * @param maxAh max_ah
+         * @return this builder
+         */
+        public Builder maxAh(int maxAh) {
+            this.maxAh = maxAh;
+            return this;
+        }
+
+        /**
+         * @param maxFmr max_fmr
+         * @return this builder
+         */
+        public Builder maxFmr(int maxFmr) {
+            this.maxFmr = maxFmr;
+            return this;
+        }
+
+        /**
+         * @param maxMapPerFmr max_map_per_fmr
+         * @return this builder
+         */
+        public Builder maxMapPerFmr(int maxMapPerFmr) {
+            this.maxMapPerFmr = maxMapPerFmr;
+            return this;
+        }
+
+        /**
+         * @param maxSrq max_srq
+         * @return this builder
+         */
+        public Builder maxSrq(int maxSrq) {
+            this.maxSrq = maxSrq;
+            return this;
+        }
+
+        /**
+         * @param maxSrqWr max_srq_wr, the largest max_wr ibv_create_srq(3) accepts
+         * @return this builder
+         */
+        public Builder maxSrqWr(int maxSrqWr) {
+            this.maxSrqWr = maxSrqWr;
+            return this;
+        }
+
+        /**
+         * @param maxSrqSge max_srq_sge, the largest max_sge ibv_create_srq(3) accepts
+         * @return this builder
+         */
+        public Builder maxSrqSge(int maxSrqSge) {
+            this.maxSrqSge = maxSrqSge;
+            return this;
+        }
+
+        /**
+         * @param maxPkeys max_pkeys
+         * @return this builder
+         */
+        public Builder maxPkeys(int maxPkeys) {
+            this.maxPkeys = maxPkeys;
+            return this;
+        }
+
+        /**
+         * @param localCaAckDelay local_ca_ack_delay
+         * @return this builder
+         */
+        public Builder localCaAckDelay(int localCaAckDelay) {
+            this.localCaAckDelay = localCaAckDelay;
+            return this;
+        }
+
+        /**
+         * @param physPortCnt phys_port_cnt; ports are numbered 1..physPortCnt
+         * @return this builder
+         */
+        public Builder physPortCnt(int physPortCnt) {
+            this.physPortCnt = physPortCnt;
+            return this;
+        }
+
+        /** @return the attributes */
+        public DeviceAttributes build() {
+            return new DeviceAttributes(fwVersion, nodeGuid, sysImageGuid, maxMrSize, pageSizeCap, vendorId,
+                    vendorPartId, hwVersion, maxQp, maxQpWr, deviceCapFlags, maxSge, maxSgeRd, maxCq, maxCqe,
+                    maxMr, maxPd, maxQpRdAtom, maxEeRdAtom, maxResRdAtom, maxQpInitRdAtom, maxEeInitRdAtom,
+                    atomicCap, maxEe, maxRdd, maxMw, maxRawIpv6Qp, maxRawEthyQp, maxMcastGrp, maxMcastQpAttach,
+                    maxTotalMcastQpAttach, maxAh, maxFmr, maxMapPerFmr, maxSrq, maxSrqWr, maxSrqSge, maxPkeys,
+                    localCaAckDelay, physPortCnt);
+        }
+    }
 }

@@ -27,4 +27,94 @@ public record EfaDeviceAttributes(long maxSqWr, long maxRqWr, int maxSqSge, int 
     public long unknownCapabilityBits() {
         return EfaCapability.unknownBits(deviceCaps);
     }
+
+    /**
+     * @return a builder with every field 0, to set by name
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds {@link EfaDeviceAttributes} by field name; every setter returns the builder. */
+    public static final class Builder {
+        private long maxSqWr;
+        private long maxRqWr;
+        private int maxSqSge;
+        private int maxRqSge;
+        private int inlineBufSize;
+        private long maxRdmaSize;
+        private long deviceCaps;
+
+        private Builder() {
+        }
+
+        /**
+         * @param maxSqWr max_sq_wr, send queue depth in WRs
+         * @return this builder
+         */
+        public Builder maxSqWr(long maxSqWr) {
+            this.maxSqWr = maxSqWr;
+            return this;
+        }
+
+        /**
+         * @param maxRqWr max_rq_wr, receive queue depth in WRs
+         * @return this builder
+         */
+        public Builder maxRqWr(long maxRqWr) {
+            this.maxRqWr = maxRqWr;
+            return this;
+        }
+
+        /**
+         * @param maxSqSge max_sq_sge, SGEs per send WR
+         * @return this builder
+         */
+        public Builder maxSqSge(int maxSqSge) {
+            this.maxSqSge = maxSqSge;
+            return this;
+        }
+
+        /**
+         * @param maxRqSge max_rq_sge, SGEs per receive WR
+         * @return this builder
+         */
+        public Builder maxRqSge(int maxRqSge) {
+            this.maxRqSge = maxRqSge;
+            return this;
+        }
+
+        /**
+         * @param inlineBufSize inline_buf_size, bytes
+         * @return this builder
+         */
+        public Builder inlineBufSize(int inlineBufSize) {
+            this.inlineBufSize = inlineBufSize;
+            return this;
+        }
+
+        /**
+         * @param maxRdmaSize max_rdma_size, bytes per RDMA operation
+         * @return this builder
+         */
+        public Builder maxRdmaSize(long maxRdmaSize) {
+            this.maxRdmaSize = maxRdmaSize;
+            return this;
+        }
+
+        /**
+         * @param deviceCaps device_caps, raw (unknown bits kept)
+         * @return this builder
+         */
+        public Builder deviceCaps(long deviceCaps) {
+            this.deviceCaps = deviceCaps;
+            return this;
+        }
+
+        /** @return the attributes */
+        public EfaDeviceAttributes build() {
+            return new EfaDeviceAttributes(maxSqWr, maxRqWr, maxSqSge, maxRqSge, inlineBufSize, maxRdmaSize,
+                    deviceCaps);
+        }
+    }
 }

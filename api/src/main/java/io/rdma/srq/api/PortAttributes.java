@@ -47,4 +47,245 @@ public record PortAttributes(
     public boolean isActive() {
         return state == STATE_ACTIVE;
     }
+
+    /**
+     * @return a builder with every field 0, to set by name
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds {@link PortAttributes} by field name; every setter returns the builder. */
+    public static final class Builder {
+        private int state;
+        private int maxMtu;
+        private int activeMtu;
+        private int gidTblLen;
+        private long portCapFlags;
+        private long maxMsgSz;
+        private long badPkeyCntr;
+        private long qkeyViolCntr;
+        private int pkeyTblLen;
+        private int lid;
+        private int smLid;
+        private int lmc;
+        private int maxVlNum;
+        private int smSl;
+        private int subnetTimeout;
+        private int initTypeReply;
+        private int activeWidth;
+        private int activeSpeed;
+        private int physState;
+        private int linkLayer;
+        private int flags;
+        private int portCapFlags2;
+
+        private Builder() {
+        }
+
+        /**
+         * @param state port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER
+         * @return this builder
+         */
+        public Builder state(int state) {
+            this.state = state;
+            return this;
+        }
+
+        /**
+         * @param maxMtu max_mtu as the enum ibv_mtu value (1=256 … 5=4096 bytes)
+         * @return this builder
+         */
+        public Builder maxMtu(int maxMtu) {
+            this.maxMtu = maxMtu;
+            return this;
+        }
+
+        /**
+         * @param activeMtu active_mtu as the enum ibv_mtu value
+         * @return this builder
+         */
+        public Builder activeMtu(int activeMtu) {
+            this.activeMtu = activeMtu;
+            return this;
+        }
+
+        /**
+         * @param gidTblLen gid_tbl_len, entries
+         * @return this builder
+         */
+        public Builder gidTblLen(int gidTblLen) {
+            this.gidTblLen = gidTblLen;
+            return this;
+        }
+
+        /**
+         * @param portCapFlags port_cap_flags, raw
+         * @return this builder
+         */
+        public Builder portCapFlags(long portCapFlags) {
+            this.portCapFlags = portCapFlags;
+            return this;
+        }
+
+        /**
+         * @param maxMsgSz max_msg_sz, bytes (unsigned 32-bit)
+         * @return this builder
+         */
+        public Builder maxMsgSz(long maxMsgSz) {
+            this.maxMsgSz = maxMsgSz;
+            return this;
+        }
+
+        /**
+         * @param badPkeyCntr bad_pkey_cntr
+         * @return this builder
+         */
+        public Builder badPkeyCntr(long badPkeyCntr) {
+            this.badPkeyCntr = badPkeyCntr;
+            return this;
+        }
+
+        /**
+         * @param qkeyViolCntr qkey_viol_cntr
+         * @return this builder
+         */
+        public Builder qkeyViolCntr(long qkeyViolCntr) {
+            this.qkeyViolCntr = qkeyViolCntr;
+            return this;
+        }
+
+        /**
+         * @param pkeyTblLen pkey_tbl_len, entries
+         * @return this builder
+         */
+        public Builder pkeyTblLen(int pkeyTblLen) {
+            this.pkeyTblLen = pkeyTblLen;
+            return this;
+        }
+
+        /**
+         * @param lid lid (0 on RoCE)
+         * @return this builder
+         */
+        public Builder lid(int lid) {
+            this.lid = lid;
+            return this;
+        }
+
+        /**
+         * @param smLid sm_lid
+         * @return this builder
+         */
+        public Builder smLid(int smLid) {
+            this.smLid = smLid;
+            return this;
+        }
+
+        /**
+         * @param lmc lmc
+         * @return this builder
+         */
+        public Builder lmc(int lmc) {
+            this.lmc = lmc;
+            return this;
+        }
+
+        /**
+         * @param maxVlNum max_vl_num
+         * @return this builder
+         */
+        public Builder maxVlNum(int maxVlNum) {
+            this.maxVlNum = maxVlNum;
+            return this;
+        }
+
+        /**
+         * @param smSl sm_sl
+         * @return this builder
+         */
+        public Builder smSl(int smSl) {
+            this.smSl = smSl;
+            return this;
+        }
+
+        /**
+         * @param subnetTimeout subnet_timeout
+         * @return this builder
+         */
+        public Builder subnetTimeout(int subnetTimeout) {
+            this.subnetTimeout = subnetTimeout;
+            return this;
+        }
+
+        /**
+         * @param initTypeReply init_type_reply
+         * @return this builder
+         */
+        public Builder initTypeReply(int initTypeReply) {
+            this.initTypeReply = initTypeReply;
+            return this;
+        }
+
+        /**
+         * @param activeWidth active_width
+         * @return this builder
+         */
+        public Builder activeWidth(int activeWidth) {
+            this.activeWidth = activeWidth;
+            return this;
+        }
+
+        /**
+         * @param activeSpeed active_speed
+         * @return this builder
+         */
+        public Builder activeSpeed(int activeSpeed) {
+            this.activeSpeed = activeSpeed;
+            return this;
+        }
+
+        /**
+         * @param physState phys_state
+         * @return this builder
+         */
+        public Builder physState(int physState) {
+            this.physState = physState;
+            return this;
+        }
+
+        /**
+         * @param linkLayer link_layer: 0 UNSPECIFIED, 1 INFINIBAND, 2 ETHERNET
+         * @return this builder
+         */
+        public Builder linkLayer(int linkLayer) {
+            this.linkLayer = linkLayer;
+            return this;
+        }
+
+        /**
+         * @param flags flags
+         * @return this builder
+         */
+        public Builder flags(int flags) {
+            this.flags = flags;
+            return this;
+        }
+
+        /**
+         * @param portCapFlags2 port_cap_flags2
+         * @return this builder
+         */
+        public Builder portCapFlags2(int portCapFlags2) {
+            this.portCapFlags2 = portCapFlags2;
+            return this;
+        }
+
+        /** @return the attributes */
+        public PortAttributes build() {
+            return new PortAttributes(state, maxMtu, activeMtu, gidTblLen, portCapFlags, maxMsgSz, badPkeyCntr,
+                    qkeyViolCntr, pkeyTblLen, lid, smLid, lmc, maxVlNum, smSl, subnetTimeout, initTypeReply,
+                    activeWidth, activeSpeed, physState, linkLayer, flags, portCapFlags2);
+        }
+    }
 }

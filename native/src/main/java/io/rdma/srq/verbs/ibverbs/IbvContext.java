@@ -121,26 +121,48 @@ final class IbvContext extends IbvResource implements Context {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(ibv_device_attr.layout());
             NativeCall.status("ibv_query_device", deviceName, QUERY_DEVICE, null, handle(), a);
-            return new DeviceAttributes(
-                    ibv_device_attr.fw_ver(a).getString(0), NetworkOrder.swap64(ibv_device_attr.node_guid(a)),
-                    NetworkOrder.swap64(ibv_device_attr.sys_image_guid(a)), ibv_device_attr.max_mr_size(a),
-                    ibv_device_attr.page_size_cap(a), Integer.toUnsignedLong(ibv_device_attr.vendor_id(a)),
-                    Integer.toUnsignedLong(ibv_device_attr.vendor_part_id(a)),
-                    Integer.toUnsignedLong(ibv_device_attr.hw_ver(a)), ibv_device_attr.max_qp(a),
-                    ibv_device_attr.max_qp_wr(a), Integer.toUnsignedLong(ibv_device_attr.device_cap_flags(a)),
-                    ibv_device_attr.max_sge(a), ibv_device_attr.max_sge_rd(a), ibv_device_attr.max_cq(a),
-                    ibv_device_attr.max_cqe(a), ibv_device_attr.max_mr(a), ibv_device_attr.max_pd(a),
-                    ibv_device_attr.max_qp_rd_atom(a), ibv_device_attr.max_ee_rd_atom(a),
-                    ibv_device_attr.max_res_rd_atom(a), ibv_device_attr.max_qp_init_rd_atom(a),
-                    ibv_device_attr.max_ee_init_rd_atom(a), ibv_device_attr.atomic_cap(a), ibv_device_attr.max_ee(a),
-                    ibv_device_attr.max_rdd(a), ibv_device_attr.max_mw(a), ibv_device_attr.max_raw_ipv6_qp(a),
-                    ibv_device_attr.max_raw_ethy_qp(a), ibv_device_attr.max_mcast_grp(a),
-                    ibv_device_attr.max_mcast_qp_attach(a), ibv_device_attr.max_total_mcast_qp_attach(a),
-                    ibv_device_attr.max_ah(a), ibv_device_attr.max_fmr(a), ibv_device_attr.max_map_per_fmr(a),
-                    ibv_device_attr.max_srq(a), ibv_device_attr.max_srq_wr(a), ibv_device_attr.max_srq_sge(a),
-                    Short.toUnsignedInt(ibv_device_attr.max_pkeys(a)),
-                    Byte.toUnsignedInt(ibv_device_attr.local_ca_ack_delay(a)),
-                    Byte.toUnsignedInt(ibv_device_attr.phys_port_cnt(a)));
+            return DeviceAttributes.builder()
+                    .fwVersion(ibv_device_attr.fw_ver(a).getString(0))
+                    .nodeGuid(NetworkOrder.swap64(ibv_device_attr.node_guid(a)))
+                    .sysImageGuid(NetworkOrder.swap64(ibv_device_attr.sys_image_guid(a)))
+                    .maxMrSize(ibv_device_attr.max_mr_size(a))
+                    .pageSizeCap(ibv_device_attr.page_size_cap(a))
+                    .vendorId(Integer.toUnsignedLong(ibv_device_attr.vendor_id(a)))
+                    .vendorPartId(Integer.toUnsignedLong(ibv_device_attr.vendor_part_id(a)))
+                    .hwVersion(Integer.toUnsignedLong(ibv_device_attr.hw_ver(a)))
+                    .maxQp(ibv_device_attr.max_qp(a))
+                    .maxQpWr(ibv_device_attr.max_qp_wr(a))
+                    .deviceCapFlags(Integer.toUnsignedLong(ibv_device_attr.device_cap_flags(a)))
+                    .maxSge(ibv_device_attr.max_sge(a))
+                    .maxSgeRd(ibv_device_attr.max_sge_rd(a))
+                    .maxCq(ibv_device_attr.max_cq(a))
+                    .maxCqe(ibv_device_attr.max_cqe(a))
+                    .maxMr(ibv_device_attr.max_mr(a))
+                    .maxPd(ibv_device_attr.max_pd(a))
+                    .maxQpRdAtom(ibv_device_attr.max_qp_rd_atom(a))
+                    .maxEeRdAtom(ibv_device_attr.max_ee_rd_atom(a))
+                    .maxResRdAtom(ibv_device_attr.max_res_rd_atom(a))
+                    .maxQpInitRdAtom(ibv_device_attr.max_qp_init_rd_atom(a))
+                    .maxEeInitRdAtom(ibv_device_attr.max_ee_init_rd_atom(a))
+                    .atomicCap(ibv_device_attr.atomic_cap(a))
+                    .maxEe(ibv_device_attr.max_ee(a))
+                    .maxRdd(ibv_device_attr.max_rdd(a))
+                    .maxMw(ibv_device_attr.max_mw(a))
+                    .maxRawIpv6Qp(ibv_device_attr.max_raw_ipv6_qp(a))
+                    .maxRawEthyQp(ibv_device_attr.max_raw_ethy_qp(a))
+                    .maxMcastGrp(ibv_device_attr.max_mcast_grp(a))
+                    .maxMcastQpAttach(ibv_device_attr.max_mcast_qp_attach(a))
+                    .maxTotalMcastQpAttach(ibv_device_attr.max_total_mcast_qp_attach(a))
+                    .maxAh(ibv_device_attr.max_ah(a))
+                    .maxFmr(ibv_device_attr.max_fmr(a))
+                    .maxMapPerFmr(ibv_device_attr.max_map_per_fmr(a))
+                    .maxSrq(ibv_device_attr.max_srq(a))
+                    .maxSrqWr(ibv_device_attr.max_srq_wr(a))
+                    .maxSrqSge(ibv_device_attr.max_srq_sge(a))
+                    .maxPkeys(Short.toUnsignedInt(ibv_device_attr.max_pkeys(a)))
+                    .localCaAckDelay(Byte.toUnsignedInt(ibv_device_attr.local_ca_ack_delay(a)))
+                    .physPortCnt(Byte.toUnsignedInt(ibv_device_attr.phys_port_cnt(a)))
+                    .build();
         }
     }
 
@@ -157,20 +179,30 @@ final class IbvContext extends IbvResource implements Context {
             } else {
                 NativeCall.status("ibv_query_port", detail, QUERY_PORT_COMPAT, null, handle(), (byte) port, a);
             }
-            return new PortAttributes(ibv_port_attr.state(a), ibv_port_attr.max_mtu(a), ibv_port_attr.active_mtu(a),
-                    ibv_port_attr.gid_tbl_len(a), Integer.toUnsignedLong(ibv_port_attr.port_cap_flags(a)),
-                    Integer.toUnsignedLong(ibv_port_attr.max_msg_sz(a)),
-                    Integer.toUnsignedLong(ibv_port_attr.bad_pkey_cntr(a)),
-                    Integer.toUnsignedLong(ibv_port_attr.qkey_viol_cntr(a)),
-                    Short.toUnsignedInt(ibv_port_attr.pkey_tbl_len(a)), Short.toUnsignedInt(ibv_port_attr.lid(a)),
-                    Short.toUnsignedInt(ibv_port_attr.sm_lid(a)), Byte.toUnsignedInt(ibv_port_attr.lmc(a)),
-                    Byte.toUnsignedInt(ibv_port_attr.max_vl_num(a)), Byte.toUnsignedInt(ibv_port_attr.sm_sl(a)),
-                    Byte.toUnsignedInt(ibv_port_attr.subnet_timeout(a)),
-                    Byte.toUnsignedInt(ibv_port_attr.init_type_reply(a)),
-                    Byte.toUnsignedInt(ibv_port_attr.active_width(a)),
-                    Byte.toUnsignedInt(ibv_port_attr.active_speed(a)), Byte.toUnsignedInt(ibv_port_attr.phys_state(a)),
-                    Byte.toUnsignedInt(ibv_port_attr.link_layer(a)), Byte.toUnsignedInt(ibv_port_attr.flags(a)),
-                    Short.toUnsignedInt(ibv_port_attr.port_cap_flags2(a)));
+            return PortAttributes.builder()
+                    .state(ibv_port_attr.state(a))
+                    .maxMtu(ibv_port_attr.max_mtu(a))
+                    .activeMtu(ibv_port_attr.active_mtu(a))
+                    .gidTblLen(ibv_port_attr.gid_tbl_len(a))
+                    .portCapFlags(Integer.toUnsignedLong(ibv_port_attr.port_cap_flags(a)))
+                    .maxMsgSz(Integer.toUnsignedLong(ibv_port_attr.max_msg_sz(a)))
+                    .badPkeyCntr(Integer.toUnsignedLong(ibv_port_attr.bad_pkey_cntr(a)))
+                    .qkeyViolCntr(Integer.toUnsignedLong(ibv_port_attr.qkey_viol_cntr(a)))
+                    .pkeyTblLen(Short.toUnsignedInt(ibv_port_attr.pkey_tbl_len(a)))
+                    .lid(Short.toUnsignedInt(ibv_port_attr.lid(a)))
+                    .smLid(Short.toUnsignedInt(ibv_port_attr.sm_lid(a)))
+                    .lmc(Byte.toUnsignedInt(ibv_port_attr.lmc(a)))
+                    .maxVlNum(Byte.toUnsignedInt(ibv_port_attr.max_vl_num(a)))
+                    .smSl(Byte.toUnsignedInt(ibv_port_attr.sm_sl(a)))
+                    .subnetTimeout(Byte.toUnsignedInt(ibv_port_attr.subnet_timeout(a)))
+                    .initTypeReply(Byte.toUnsignedInt(ibv_port_attr.init_type_reply(a)))
+                    .activeWidth(Byte.toUnsignedInt(ibv_port_attr.active_width(a)))
+                    .activeSpeed(Byte.toUnsignedInt(ibv_port_attr.active_speed(a)))
+                    .physState(Byte.toUnsignedInt(ibv_port_attr.phys_state(a)))
+                    .linkLayer(Byte.toUnsignedInt(ibv_port_attr.link_layer(a)))
+                    .flags(Byte.toUnsignedInt(ibv_port_attr.flags(a)))
+                    .portCapFlags2(Short.toUnsignedInt(ibv_port_attr.port_cap_flags2(a)))
+                    .build();
         }
     }
 

@@ -9,7 +9,9 @@ import io.rdma.srq.api.WcStatus;
 /**
  * The behaviours of the soft device where real drivers differ (see {@code docs/driver-notes.md}).
  * Each profile is one soft device; {@link #deviceName()} is its name in
- * {@link SoftProvider#devices()}, in the declaration order (rxe first, the default).
+ * {@link SoftProvider#devices()}, in the declaration order (rxe first, the default). Its device and
+ * port attributes are built field by field; what drivers do differently without a capability bit
+ * to say so is its {@link #quirks()}, one named property each, with the source of each value beside it.
  *
  * <table>
  *   <caption>What each profile does</caption>
@@ -29,6 +31,8 @@ import io.rdma.srq.api.WcStatus;
  *   <tr><td>a too long SEND: receive / send status</td><td>{@code LOC_QP_OP_ERR} / {@code REM_OP_ERR}
  *       (measured on rxe0)</td>
  *       <td>{@code LOC_LEN_ERR} / {@code REM_INV_REQ_ERR}</td><td>–</td></tr>
+ *   <tr><td>a receive SGE outside a writable MR: receive status</td><td>{@code LOC_QP_OP_ERR}</td>
+ *       <td>{@code LOC_PROT_ERR}</td><td>–</td></tr>
  *   <tr><td>src_qp of an RC receive (ibv_poll_cq(3): valid for UD only)</td><td>0, as rxe_resp.c leaves it</td>
  *       <td>the sender's QP number</td><td>–</td></tr>
  *   <tr><td>QP_LAST_WQE_REACHED</td><td>never, as rxe on kernel 6.1 (6.12 raises it; driver note 8)</td><td>when an SRQ-attached QP enters ERROR</td><td>–</td></tr>
@@ -37,61 +41,195 @@ import io.rdma.srq.api.WcStatus;
  * </table>
  */
 public enum SoftProfile {
-    /** Soft-RoCE as measured on rxe0 in the lab: the default. */
-    RXE("soft_rxe0", 0x02005efffe000001L,
-            new DeviceAttributes("0.0.0", 0x02005efffe000001L, 0x02005efffe000001L, -1L, 0xfffff000L,
-                    0xffffffL, 0, 0, 1048560, 1048576, 0x01223c76L, 32, 32, 1048576, 32767, 524287, 1048576, 128,
-                    0, 258048, 128, 0, 1, 0, 0, 524287, 0, 0, 8192, 56, 458752, 32767, 0, 0, 917503, 1048576, 27,
-                    64, 15, 1),
-            new PortAttributes(PortAttributes.STATE_ACTIVE, 5, 3, 1024, 0x00010000L, 0x800000L, 0, 0, 1, 0, 0, 0, 1,
-                    0, 0, 0, 1, 1, 5, 2, 1, 0),
-            // src_qp: rxe_resp.c sets it only from a DETH (UD), so an RC receive on rxe0 reads 0; so does this
-            null, WcStatus.LOC_QP_OP_ERR, WcStatus.LOC_QP_OP_ERR, false, false, true),
+    /** Soft-RoCE as measured on rxe0 in the lab (kernel 6.1, rdma-core 44): the default. Fields not set are 0. */
+    RXE("soft_rxe0",
+            DeviceAttributes.builder()
+                    .fwVersion("0.0.0")
+                    .nodeGuid(0x02005efffe000001L)
+                    .sysImageGuid(0x02005efffe000001L)
+                    .maxMrSize(-1L)
+                    .pageSizeCap(0xfffff000L)
+                    .vendorId(0xffffffL)
+                    .maxQp(1048560)
+                    .maxQpWr(1048576)
+                    .deviceCapFlags(0x01223c76L)
+                    .maxSge(32)
+                    .maxSgeRd(32)
+                    .maxCq(1048576)
+                    .maxCqe(32767)
+                    .maxMr(524287)
+                    .maxPd(1048576)
+                    .maxQpRdAtom(128)
+                    .maxResRdAtom(258048)
+                    .maxQpInitRdAtom(128)
+                    .atomicCap(1)
+                    .maxMw(524287)
+                    .maxMcastGrp(8192)
+                    .maxMcastQpAttach(56)
+                    .maxTotalMcastQpAttach(458752)
+                    .maxAh(32767)
+                    .maxSrq(917503)
+                    .maxSrqWr(1048576)
+                    .maxSrqSge(27)
+                    .maxPkeys(64)
+                    .localCaAckDelay(15)
+                    .physPortCnt(1)
+                    .build(),
+            PortAttributes.builder()
+                    .state(PortAttributes.STATE_ACTIVE)
+                    .maxMtu(5)
+                    .activeMtu(3)
+                    .gidTblLen(1024)
+                    .portCapFlags(0x00010000L)
+                    .maxMsgSz(0x800000L)
+                    .pkeyTblLen(1)
+                    .maxVlNum(1)
+                    .activeWidth(1)
+                    .activeSpeed(1)
+                    .physState(5)
+                    .linkLayer(2)
+                    .flags(1)
+                    .build(),
+            null,
+            DriverQuirks.builder()
+                    .hasRc(true)
+                    .createLimitHonoured(true)                        // driver note 4 (rxe_srq.c)
+                    .limitMustBeBelowMaxWr(false)                     // driver note 2: srq_limit ≤ max_wr
+                    .srqSgeSizing(DriverQuirks.SrqSgeSizing.AS_REQUESTED) // rxe_srq.c rxe_srq_chk_init
+                    .recvLengthError(WcStatus.LOC_QP_OP_ERR)          // measured on rxe0 (lab, kernel 6.1)
+                    .sendLengthError(WcStatus.REM_OP_ERR)             // measured on rxe0 (lab, kernel 6.1)
+                    .recvProtectionError(WcStatus.LOC_QP_OP_ERR)      // rxe_resp.c RESPST_ERR_MALFORMED_WQE
+                    .rcSrcQpReported(false)                           // rxe_resp.c do_complete: only from a DETH; lab
+                    .lastWqeReachedEvent(false)                       // driver note 8: kernel 6.1 never raises it
+                    .build()),
 
-    /** A Mellanox/NVIDIA ConnectX-5 (mlx5): no SRQ resize, create-time limit ignored, XRC. */
-    MLX5("soft_mlx5_0", 0x02005efffe000002L,
-            new DeviceAttributes("16.35.2000", 0x02005efffe000002L, 0x02005efffe000002L, -1L, 0xfffffffffffff000L,
-                    0x02c9L, 4119, 0, 262144, 32768, 0xed721c36L, 30, 30, 16777216, 4194303, 16777216, 16777216, 16,
-                    0, 4194304, 16, 0, 1, 0, 0, 16777216, 0, 0, 2097152, 240, 503316480, Integer.MAX_VALUE, 0, 0,
-                    8388608, 32767, 31, 128, 16, 1),
-            new PortAttributes(PortAttributes.STATE_ACTIVE, 5, 3, 256, 0x04010000L, 0x40000000L, 0, 0, 1, 0, 0, 0, 4,
-                    0, 0, 0, 2, 32, 5, 2, 1, 0),
-            null, WcStatus.LOC_LEN_ERR, WcStatus.LOC_PROT_ERR, true, true, false),
+    /** A Mellanox/NVIDIA ConnectX-5 (mlx5; typical values, not measured). Fields not set are 0. */
+    MLX5("soft_mlx5_0",
+            DeviceAttributes.builder()
+                    .fwVersion("16.35.2000")
+                    .nodeGuid(0x02005efffe000002L)
+                    .sysImageGuid(0x02005efffe000002L)
+                    .maxMrSize(-1L)
+                    .pageSizeCap(0xfffffffffffff000L)
+                    .vendorId(0x02c9L)
+                    .vendorPartId(4119)
+                    .maxQp(262144)
+                    .maxQpWr(32768)
+                    .deviceCapFlags(0xed721c36L)
+                    .maxSge(30)
+                    .maxSgeRd(30)
+                    .maxCq(16777216)
+                    .maxCqe(4194303)
+                    .maxMr(16777216)
+                    .maxPd(16777216)
+                    .maxQpRdAtom(16)
+                    .maxResRdAtom(4194304)
+                    .maxQpInitRdAtom(16)
+                    .atomicCap(1)
+                    .maxMw(16777216)
+                    .maxMcastGrp(2097152)
+                    .maxMcastQpAttach(240)
+                    .maxTotalMcastQpAttach(503316480)
+                    .maxAh(Integer.MAX_VALUE)
+                    .maxSrq(8388608)
+                    .maxSrqWr(32767)
+                    .maxSrqSge(31)
+                    .maxPkeys(128)
+                    .localCaAckDelay(16)
+                    .physPortCnt(1)
+                    .build(),
+            PortAttributes.builder()
+                    .state(PortAttributes.STATE_ACTIVE)
+                    .maxMtu(5)
+                    .activeMtu(3)
+                    .gidTblLen(256)
+                    .portCapFlags(0x04010000L)
+                    .maxMsgSz(0x40000000L)
+                    .pkeyTblLen(1)
+                    .maxVlNum(4)
+                    .activeWidth(2)
+                    .activeSpeed(32)
+                    .physState(5)
+                    .linkLayer(2)
+                    .flags(1)
+                    .build(),
+            null,
+            DriverQuirks.builder()
+                    .hasRc(true)
+                    .createLimitHonoured(false)                       // driver note 4 (mlx5 provider)
+                    .limitMustBeBelowMaxWr(true)                      // driver note 1 (mlx5 srq.c, verbs.c)
+                    .srqSgeSizing(DriverQuirks.SrqSgeSizing.MLX5_WQE) // mlx5 srq.c mlx5_alloc_srq_buf
+                    .recvLengthError(WcStatus.LOC_LEN_ERR)            // mlx5 cq.c: CQE syndrome LOCAL_LENGTH_ERR
+                    .sendLengthError(WcStatus.REM_INV_REQ_ERR)        // mlx5 cq.c: syndrome REMOTE_INVAL_REQ_ERR
+                    .recvProtectionError(WcStatus.LOC_PROT_ERR)       // mlx5 cq.c: syndrome LOCAL_PROT_ERR
+                    .rcSrcQpReported(true)                            // mlx5 cq.c: src_qp from the CQE's flags_rqpn
+                    .lastWqeReachedEvent(true)                        // driver note 8
+                    .build()),
 
-    /** An AWS Elastic Fabric Adapter: no SRQ, no RC, efadv attributes. */
-    EFA("soft_efa0", 0x02005efffe000003L,
-            new DeviceAttributes("0.0.0.0", 0x02005efffe000003L, 0x02005efffe000003L, 0x1000000000L, 0xfffff000L,
-                    0x1d0fL, 0xefa0, 0, 256, 4096, 0, 2, 1, 512, 32768, 262144, 256, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    0, 0, 0, 1024, 0, 0, 0, 0, 0, 1, 0, 1),
-            new PortAttributes(PortAttributes.STATE_ACTIVE, 5, 5, 1, 0, 8928, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 5, 0,
-                    0, 0),
-            new EfaDeviceAttributes(4096, 32768, 2, 3, 32, 1L << 30, 0x3FL),
-            WcStatus.LOC_LEN_ERR, WcStatus.LOC_PROT_ERR, false, false, false);
+    /** An AWS Elastic Fabric Adapter (typical values, not measured): no SRQ, no RC. Fields not set are 0. */
+    EFA("soft_efa0",
+            DeviceAttributes.builder()
+                    .fwVersion("0.0.0.0")
+                    .nodeGuid(0x02005efffe000003L)
+                    .sysImageGuid(0x02005efffe000003L)
+                    .maxMrSize(0x1000000000L)
+                    .pageSizeCap(0xfffff000L)
+                    .vendorId(0x1d0fL)
+                    .vendorPartId(0xefa0)
+                    .maxQp(256)
+                    .maxQpWr(4096)
+                    .maxSge(2)
+                    .maxSgeRd(1)
+                    .maxCq(512)
+                    .maxCqe(32768)
+                    .maxMr(262144)
+                    .maxPd(256)
+                    .maxAh(1024)
+                    .maxPkeys(1)
+                    .physPortCnt(1)
+                    .build(),
+            PortAttributes.builder()
+                    .state(PortAttributes.STATE_ACTIVE)
+                    .maxMtu(5)
+                    .activeMtu(5)
+                    .gidTblLen(1)
+                    .maxMsgSz(8928)
+                    .pkeyTblLen(1)
+                    .maxVlNum(1)
+                    .activeWidth(1)
+                    .activeSpeed(1)
+                    .physState(5)
+                    .build(),
+            EfaDeviceAttributes.builder()                             // driver note 11; every capability bit
+                    .maxSqWr(4096)
+                    .maxRqWr(32768)
+                    .maxSqSge(2)
+                    .maxRqSge(3)
+                    .inlineBufSize(32)
+                    .maxRdmaSize(1L << 30)
+                    .deviceCaps(0x3FL)
+                    .build(),
+            DriverQuirks.builder()                                    // EFA has neither RC nor SRQ (driver note 11):
+                    .hasRc(false)                                     // providers/efa/verbs.c: UD and SRD QPs only
+                    .srqSgeSizing(DriverQuirks.SrqSgeSizing.AS_REQUESTED) // the rest is never reached
+                    .recvLengthError(WcStatus.LOC_LEN_ERR)
+                    .sendLengthError(WcStatus.REM_INV_REQ_ERR)
+                    .recvProtectionError(WcStatus.LOC_PROT_ERR)
+                    .build());
 
     private final String deviceName;
-    private final long nodeGuid;
     private final DeviceAttributes device;
     private final PortAttributes port;
     private final EfaDeviceAttributes efa;
-    private final WcStatus recvLengthError;
-    private final WcStatus recvProtectionError;
-    private final boolean rcSrcQpReported;
-    private final boolean lastWqeReachedEvent;
-    private final boolean createLimitHonoured;
+    private final DriverQuirks quirks;
 
-    SoftProfile(String deviceName, long nodeGuid, DeviceAttributes device, PortAttributes port,
-                EfaDeviceAttributes efa, WcStatus recvLengthError, WcStatus recvProtectionError,
-                boolean rcSrcQpReported, boolean lastWqeReachedEvent, boolean createLimitHonoured) {
+    SoftProfile(String deviceName, DeviceAttributes device, PortAttributes port, EfaDeviceAttributes efa,
+                DriverQuirks quirks) {
         this.deviceName = deviceName;
-        this.nodeGuid = nodeGuid;
         this.device = device;
         this.port = port;
         this.efa = efa;
-        this.recvLengthError = recvLengthError;
-        this.recvProtectionError = recvProtectionError;
-        this.rcSrcQpReported = rcSrcQpReported;
-        this.lastWqeReachedEvent = lastWqeReachedEvent;
-        this.createLimitHonoured = createLimitHonoured;
+        this.quirks = quirks;
     }
 
     /** @return the soft device name of this profile: {@code soft_rxe0}, {@code soft_mlx5_0} or {@code soft_efa0} */
@@ -99,9 +237,9 @@ public enum SoftProfile {
         return deviceName;
     }
 
-    /** @return the node GUID in host order (locally administered, unique per soft device) */
+    /** @return the node GUID in host order (locally administered, unique per soft device): node_guid of {@link #deviceAttributes()} */
     public long nodeGuid() {
-        return nodeGuid;
+        return device.nodeGuid();
     }
 
     /** @return what ibv_query_device(3) reports */
@@ -112,6 +250,16 @@ public enum SoftProfile {
     /** @return what ibv_query_port(3) reports for port 1, the only port */
     public PortAttributes portAttributes() {
         return port;
+    }
+
+    /** @return efadv_query_device(3) attributes, or {@code null} for a device that is not EFA */
+    EfaDeviceAttributes efaAttributes() {
+        return efa;
+    }
+
+    /** @return the driver behaviours no device attribute announces */
+    public DriverQuirks quirks() {
+        return quirks;
     }
 
     /** @return whether this device has shared receive queues ({@code max_srq > 0}) */
@@ -129,49 +277,6 @@ public enum SoftProfile {
         return device.has(DeviceCapability.XRC);
     }
 
-    /** @return whether RC QPs exist (not on EFA, which has UD and SRD only) */
-    public boolean hasRc() {
-        return this != EFA;
-    }
-
-    /** @return efadv_query_device(3) attributes, or {@code null} for a device that is not EFA */
-    EfaDeviceAttributes efaAttributes() {
-        return efa;
-    }
-
-    /** @return the receive status of a SEND longer than the receive buffer */
-    WcStatus recvLengthError() {
-        return recvLengthError;
-    }
-
-    /** @return the receive status when the receive SGE is not inside a writable MR of the QP's PD */
-    WcStatus recvProtectionError() {
-        return recvProtectionError;
-    }
-
-    /**
-     * @return the sender's status when its SEND was longer than the receive buffer: REM_OP_ERR on
-     *         rxe (measured on rxe0, kernel 6.1), REM_INV_REQ_ERR (the responder's NAK) elsewhere
-     */
-    WcStatus sendLengthError() {
-        return this == RXE ? WcStatus.REM_OP_ERR : WcStatus.REM_INV_REQ_ERR;
-    }
-
-    /** @return whether an RC receive completion carries the sender's QP number in src_qp */
-    boolean rcSrcQpReported() {
-        return rcSrcQpReported;
-    }
-
-    /** @return whether an SRQ-attached QP entering ERROR raises IBV_EVENT_QP_LAST_WQE_REACHED */
-    boolean lastWqeReachedEvent() {
-        return lastWqeReachedEvent;
-    }
-
-    /** @return whether ibv_create_srq honours {@code srq_limit} (rxe) or ignores it (mlx4/mlx5) */
-    public boolean createLimitHonoured() {
-        return createLimitHonoured;
-    }
-
     /**
      * ibv_create_srq(3)'s actual max_wr for a request: the next power of two above {@code maxWr}, minus
      * one (rxe_queue_init and mlx5_alloc_srq_buf both size the ring so).
@@ -185,18 +290,13 @@ public enum SoftProfile {
     }
 
     /**
-     * The actual max_sge for a request.
+     * The actual max_sge for a request, by {@link DriverQuirks#srqSgeSizing()}.
      *
      * @param maxSge the requested max_sge, 0..max_srq_sge
-     * @return rxe: the request (at least 1); mlx5: the data segments a 2^n-byte WQE of at least
-     *         32 bytes holds after its 16-byte next segment
+     * @return the actual max_sge
      */
     int actualMaxSge(int maxSge) {
-        if (this == MLX5) {
-            int size = Integer.highestOneBit(Math.max(32, 16 + 16 * maxSge) - 1) << 1;
-            return (size - 16) / 16;
-        }
-        return Math.max(1, maxSge);
+        return quirks.srqSgeSizing().actual(maxSge);
     }
 
     /**

@@ -99,6 +99,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
     private final SoftProtectionDomain pd;
     private final SoftDevice device;
     private final SoftProfile profile;
+    private final DriverQuirks quirks;
     private final QpInitAttributes.QpType type;
     private final SoftCompletionQueue sendCq;
     private final SoftCompletionQueue recvCq;
@@ -129,6 +130,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
         this.pd = pd;
         this.device = context.device();
         this.profile = context.profile();
+        this.quirks = profile.quirks();
         this.type = init.type();
         this.sendCq = sendCq;
         this.recvCq = recvCq;
@@ -162,7 +164,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
             s.checkOpen();
             srq = s;
         }
-        if (!profile.hasRc() && init.type() != QpInitAttributes.QpType.UD) {
+        if (!profile.quirks().hasRc() && init.type() != QpInitAttributes.QpType.UD) {
             throw new VerbsException("ibv_create_qp", Errno.EOPNOTSUPP, ctx.deviceName() + " has no "
                     + init.type() + " QPs (EFA: UD and SRD only)");
         }
@@ -333,16 +335,16 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
             room += Integer.toUnsignedLong(wqe.length[i]);
         }
         if (length > room) {
-            recvError = b.profile.recvLengthError();
-            sendError = b.profile.sendLengthError();
+            recvError = b.quirks.recvLengthError();
+            sendError = b.quirks.sendLengthError();
         } else if (!scatter(b, mr, offset, length)) {
-            recvError = b.profile.recvProtectionError();
+            recvError = b.quirks.recvProtectionError();
             sendError = WcStatus.REM_OP_ERR;
         } else {
             boolean delivered;
             try {
                 delivered = b.recvCq.push(wqe.wrId, 0, SoftCompletionQueue.OPCODE_RECV, length,
-                        hasImm ? NetworkOrder.swap32(imm) : 0, b.qpNum, b.profile.rcSrcQpReported() ? qpNum : 0,
+                        hasImm ? NetworkOrder.swap32(imm) : 0, b.qpNum, b.quirks.rcSrcQpReported() ? qpNum : 0,
                         SoftCompletionQueue.FLAG_GRH | (hasImm ? SoftCompletionQueue.FLAG_WITH_IMM : 0), false);
             } catch (IllegalStateException closed) {
                 delivered = false;
@@ -542,7 +544,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
             completeSend(p.wrId, WcStatus.WR_FLUSH_ERR, 0);
         }
         unwait();
-        if (srq != null && profile.lastWqeReachedEvent()) {
+        if (srq != null && quirks.lastWqeReachedEvent()) {
             context.queueEvent(AsyncEventType.QP_LAST_WQE_REACHED, this);
         }
     }

@@ -106,7 +106,7 @@ final class SoftSharedReceiveQueue extends SoftResource implements SharedReceive
                     + pd.softContext().deviceName() + ", got " + requested.maxSge());
         }
         SrqAttributes actual = new SrqAttributes(SoftProfile.actualMaxWr(requested.maxWr()),
-                profile.actualMaxSge(requested.maxSge()), profile.createLimitHonoured() ? requested.srqLimit() : 0);
+                profile.actualMaxSge(requested.maxSge()), profile.quirks().createLimitHonoured() ? requested.srqLimit() : 0);
         return xrcd == null ? new SoftSharedReceiveQueue(pd, actual, false)
                 : new SoftSharedReceiveQueue(pd, actual, true, xrcd, cq);
     }
@@ -233,9 +233,9 @@ final class SoftSharedReceiveQueue extends SoftResource implements SharedReceive
                 if (values.srqLimit() > deviceMax) {
                     throw invalid("srq_limit " + values.srqLimit() + " > max_srq_wr " + deviceMax);
                 }
-                if (profile.canResizeSrq() ? values.srqLimit() > maxWr : values.srqLimit() >= maxWr) {
-                    throw invalid("srq_limit " + values.srqLimit() + (profile.canResizeSrq() ? " > " : " ≥ ")
-                            + "max_wr " + maxWr);
+                boolean belowOnly = profile.quirks().limitMustBeBelowMaxWr();
+                if (belowOnly ? values.srqLimit() >= maxWr : values.srqLimit() > maxWr) {
+                    throw invalid("srq_limit " + values.srqLimit() + (belowOnly ? " ≥ " : " > ") + "max_wr " + maxWr);
                 }
             }
             int newMaxWr = maxWr;
