@@ -10,7 +10,8 @@ import io.rdma.srq.api.CmEventType;
  * @param status     the event's status (0, or a negative errno / reject reason per rdma_cm)
  * @param request    for CONNECT_REQUEST: the request to accept or reject, else null
  * @param connection the connection the event concerns (ESTABLISHED, DISCONNECTED, TIMEWAIT_EXIT,
- *                   CONNECT_ERROR, UNREACHABLE, REJECTED), else null
+ *                   CONNECT_ERROR, UNREACHABLE, REJECTED), else null; also null when that connection
+ *                   was closed before the event was taken
  */
 public record CmEvent(CmEventType type, int status, CmRequest request, CmConnection connection) {
 }

@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
  */
 public interface MemoryRegion extends VerbsObject {
 
-    /** @return the registered memory; not accessible after close if the MR owns it */
+    /** @return the registered memory (its contents are not accessible after close if the MR owns it) */
     MemorySegment segment();
 
     /** @return the start address (what an SGE's addr holds) */

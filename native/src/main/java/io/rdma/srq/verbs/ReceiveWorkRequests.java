@@ -33,6 +33,8 @@ public final class ReceiveWorkRequests implements AutoCloseable {
     private final MemorySegment sges;
     private final MemorySegment badWr;
     private final int capacity;
+    /** Cleared by {@link #close()}; a plain field, as the instance belongs to one thread. */
+    private boolean open = true;
 
     /**
      * @param capacity the longest chain, 1..65536
@@ -55,9 +57,19 @@ public final class ReceiveWorkRequests implements AutoCloseable {
         }
     }
 
-    /** @return the longest chain */
+    /**
+     * @return the longest chain
+     * @throws IllegalStateException if closed
+     */
     public int capacity() {
+        ensureOpen();
         return capacity;
+    }
+
+    private void ensureOpen() {
+        if (!open) {
+            throw new IllegalStateException("receive WR chain is closed");
+        }
     }
 
     /**
@@ -68,6 +80,7 @@ public final class ReceiveWorkRequests implements AutoCloseable {
      * @param addr   the buffer address inside a registered MR
      * @param length the buffer length in bytes
      * @param lkey   the MR's lkey
+     * @throws IllegalStateException if closed
      */
     public void set(int i, long wrId, long addr, int length, int lkey) {
         long wr = (long) i * WR_SIZE;
@@ -78,34 +91,16 @@ public final class ReceiveWorkRequests implements AutoCloseable {
         sges.set(ValueLayout.JAVA_INT, sge + SGE_LKEY, lkey);
     }
 
-    /** @param i index @return the wr_id set at {@code i} */
-    public long wrId(int i) {
-        return wrs.get(ValueLayout.JAVA_LONG, (long) i * WR_SIZE + WR_ID);
-    }
-
-    /** @param i index @return the SGE address set at {@code i} */
-    public long address(int i) {
-        return sges.get(ValueLayout.JAVA_LONG, (long) i * SGE_SIZE + SGE_ADDR);
-    }
-
-    /** @param i index @return the SGE length set at {@code i} */
-    public int length(int i) {
-        return sges.get(ValueLayout.JAVA_INT, (long) i * SGE_SIZE + SGE_LENGTH);
-    }
-
-    /** @param i index @return the SGE lkey set at {@code i} */
-    public int lkey(int i) {
-        return sges.get(ValueLayout.JAVA_INT, (long) i * SGE_SIZE + SGE_LKEY);
-    }
-
     /**
      * For providers: terminates the chain after {@code count} WRs. Pair with {@link #relink}.
      *
      * @param count 1..capacity
      * @return the head WR
      * @throws IllegalArgumentException if count is out of range
+     * @throws IllegalStateException    if closed
      */
     public MemorySegment terminate(int count) {
+        ensureOpen();
         if (count < 1 || count > capacity) {
             throw new IllegalArgumentException("count must be in 1.." + capacity + ", got " + count);
         }
@@ -117,15 +112,21 @@ public final class ReceiveWorkRequests implements AutoCloseable {
      * For providers: restores the link after {@code count − 1} that {@link #terminate} cut.
      *
      * @param count the count given to terminate
+     * @throws IllegalStateException if closed
      */
     public void relink(int count) {
+        ensureOpen();
         if (count < capacity) {
             wrs.set(POINTER, (count - 1) * WR_SIZE + NEXT, wrs.asSlice(count * WR_SIZE));
         }
     }
 
-    /** @return the out-parameter cell for {@code bad_wr} */
+    /**
+     * @return the out-parameter cell for {@code bad_wr}
+     * @throws IllegalStateException if closed
+     */
     public MemorySegment badWrCell() {
+        ensureOpen();
         return badWr;
     }
 
@@ -133,6 +134,7 @@ public final class ReceiveWorkRequests implements AutoCloseable {
      * For providers: the index of the WR {@code bad_wr} points at.
      *
      * @return the index, or −1 if bad_wr is not in this chain
+     * @throws IllegalStateException if closed
      */
     public int badWrIndex() {
         long bad = badWr.get(POINTER, 0).address() - wrs.address();
@@ -142,6 +144,7 @@ public final class ReceiveWorkRequests implements AutoCloseable {
     /** Frees the native chain. Idempotent. */
     @Override
     public void close() {
+        open = false;
         if (arena.scope().isAlive()) {
             arena.close();
         }

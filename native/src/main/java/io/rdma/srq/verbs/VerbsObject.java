@@ -12,8 +12,10 @@ import io.rdma.srq.api.VerbsException;
  *       the object itself. It is idempotent.</li>
  *   <li>An object that other objects still use (an SRQ or CQ with QPs attached) refuses a direct
  *       close with {@code EBUSY}; closing its parent closes those users first.</li>
- *   <li>Any use after close throws {@link IllegalStateException}; freed native memory is never
- *       touched (the handle lives in a shared arena that is closed before the native destroy).</li>
+ *   <li>Any use after close throws {@link IllegalStateException}: every method of a closed object
+ *       but {@link #close()} and {@link #isClosed()}, accessors included (a closed MR has no lkey, a
+ *       closed QP no number), whether it was closed itself or by its parent. Freed native memory is
+ *       never touched (the handle lives in a shared arena that is closed before the native destroy).</li>
  * </ul>
  */
 public interface VerbsObject extends AutoCloseable {

@@ -34,6 +34,8 @@ public final class WorkCompletionArray implements AutoCloseable {
     private final Arena arena;
     private final MemorySegment wcs;
     private final int capacity;
+    /** Cleared by {@link #close()}; a plain field, as the array belongs to one poller thread. */
+    private boolean open = true;
 
     /**
      * @param capacity entries, 1..65536 (the {@code num_entries} of each poll)
@@ -48,8 +50,12 @@ public final class WorkCompletionArray implements AutoCloseable {
         this.wcs = arena.allocate(ibv_wc.layout(), capacity);
     }
 
-    /** @return the number of entries one poll may fill */
+    /**
+     * @return the number of entries one poll may fill
+     * @throws IllegalStateException if closed
+     */
     public int capacity() {
+        ensureOpen();
         return capacity;
     }
 
@@ -57,9 +63,17 @@ public final class WorkCompletionArray implements AutoCloseable {
      * The native array, for providers: {@code capacity} consecutive {@code struct ibv_wc}.
      *
      * @return the segment
+     * @throws IllegalStateException if closed
      */
     public MemorySegment segment() {
+        ensureOpen();
         return wcs;
+    }
+
+    private void ensureOpen() {
+        if (!open) {
+            throw new IllegalStateException("work completion array is closed");
+        }
     }
 
     private long at(int i) {
@@ -129,6 +143,7 @@ public final class WorkCompletionArray implements AutoCloseable {
     /** Frees the native array. Idempotent. */
     @Override
     public void close() {
+        open = false;
         if (arena.scope().isAlive()) {
             arena.close();
         }

@@ -163,21 +163,25 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
 
     @Override
     public QueuePair qp() {
+        ensureOpen();
         return qp;
     }
 
     @Override
     public InetSocketAddress remoteAddress() {
+        ensureOpen();
         return remote;
     }
 
     @Override
     public boolean isEstablished() {
-        return established && !isClosed();
+        ensureOpen();
+        return established;
     }
 
     @Override
     public void disconnect() throws VerbsException {
+        ensureOpen();
         if (disconnected) {
             return;
         }

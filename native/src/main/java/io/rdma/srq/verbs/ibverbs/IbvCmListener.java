@@ -63,6 +63,7 @@ final class IbvCmListener extends IbvResource implements CmListener {
 
     @Override
     public InetSocketAddress localAddress() {
+        ensureOpen();
         return local;
     }
 

@@ -46,17 +46,19 @@ final class IbvCompletionQueue extends IbvResource implements CompletionQueue {
 
     @Override
     public int cqe() {
+        ensureOpen();
         return cqe;
     }
 
     @Override
     public int poll(WorkCompletionArray wcs, int maxEntries) throws VerbsException {
+        MemorySegment cq = handle();
         if (maxEntries < 1 || maxEntries > wcs.capacity()) {
             throw new IllegalArgumentException("maxEntries must be in 1.." + wcs.capacity() + ", got " + maxEntries);
         }
         int n;
         try {
-            n = (int) ContextOps.POLL_CQ.invokeExact(pollCq, handle(), maxEntries, wcs.segment());
+            n = (int) ContextOps.POLL_CQ.invokeExact(pollCq, cq, maxEntries, wcs.segment());
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

@@ -108,11 +108,13 @@ final class IbvContext extends IbvResource implements Context {
 
     @Override
     public String deviceName() {
+        ensureOpen();
         return deviceName;
     }
 
     @Override
     public String providerName() {
+        ensureOpen();
         return Verbs.IBVERBS;
     }
 
@@ -168,6 +170,7 @@ final class IbvContext extends IbvResource implements Context {
 
     @Override
     public PortAttributes queryPort(int port) throws VerbsException {
+        ensureOpen();
         checkPort(port);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(ibv_port_attr.layout());
@@ -289,6 +292,7 @@ final class IbvContext extends IbvResource implements Context {
 
     @Override
     public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout) throws VerbsException {
+        ensureOpen();
         if (!(qp instanceof IbvQueuePair q) || q.ibvContext() != this) {
             throw new VerbsException("rdma_connect", Errno.EINVAL, "the QP must be created on this context " + deviceName);
         }

@@ -62,27 +62,47 @@ final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
 
     @Override
     public MemorySegment segment() {
+        ensureOpen();
         return buffer;
     }
 
     @Override
     public long address() {
+        ensureOpen();
         return buffer.address();
     }
 
     @Override
     public long length() {
+        ensureOpen();
         return buffer.byteSize();
     }
 
     @Override
     public int lkey() {
+        ensureOpen();
         return lkey;
     }
 
     @Override
     public int rkey() {
+        ensureOpen();
         return rkey;
+    }
+
+    /** @return the start address, also after close (a send naming a closed MR fails on the device) */
+    long start() {
+        return buffer.address();
+    }
+
+    /** @return the length in bytes, also after close */
+    long size() {
+        return buffer.byteSize();
+    }
+
+    /** @return the lkey, also after close */
+    int key() {
+        return lkey;
     }
 
     @Override

@@ -39,6 +39,7 @@ final class IbvProtectionDomain extends IbvResource implements ProtectionDomain 
 
     @Override
     public Context context() {
+        ensureOpen();
         return context;
     }
 
@@ -70,6 +71,7 @@ final class IbvProtectionDomain extends IbvResource implements ProtectionDomain 
 
     @Override
     public QueuePair createQp(QpInitAttributes init) throws VerbsException {
+        ensureOpen();
         // the CQs and the SRQ are held open too: a concurrent close of one of them cannot interleave
         return whileOpen(() -> IbvQueuePair.create(this, init), (IbvCompletionQueue) init.sendCq(),
                 (IbvCompletionQueue) init.recvCq(), (IbvSharedReceiveQueue) init.srq());

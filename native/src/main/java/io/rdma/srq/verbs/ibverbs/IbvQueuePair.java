@@ -85,16 +85,19 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
 
     @Override
     public int qpNum() {
+        ensureOpen();
         return qpNum;
     }
 
     @Override
     public SharedReceiveQueue srq() {
+        ensureOpen();
         return srq;
     }
 
     @Override
     public RcEndpoint localEndpoint(int port, int gidIndex) throws VerbsException {
+        ensureOpen();
         int lid = context.queryPort(port).lid();
         return new RcEndpoint(qpNum, psn, lid, context.queryGid(port, gidIndex));
     }
@@ -112,6 +115,7 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
      */
     @Override
     public void connect(int port, int gidIndex, RcEndpoint remote, int rnrRetry) throws VerbsException {
+        ensureOpen();
         if (rnrRetry < 0 || rnrRetry > 7) {
             throw new VerbsException("ibv_modify_qp", Errno.EINVAL, "rnr_retry must be in 0..7, got " + rnrRetry);
         }
@@ -163,19 +167,23 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
     @Override
     public synchronized void postSend(long wrId, MemoryRegion mr, long offset, int length, Integer imm)
             throws VerbsException {
-        if (offset < 0 || length < 0 || offset + length > mr.length()) {
-            throw new VerbsException("ibv_post_send", Errno.EINVAL, "message [" + offset + ", +" + length
-                    + ") outside the MR of " + mr.length() + " bytes");
-        }
         MemorySegment qp = handle();
+        if (!(mr instanceof IbvMemoryRegion m)) {
+            throw new VerbsException("ibv_post_send", Errno.EINVAL, "the MR is not registered through libibverbs");
+        }
+        // a closed MR is not refused here: the device completes the send with LOC_PROT_ERR (its lkey is stale)
+        if (offset < 0 || length < 0 || offset + length > m.size()) {
+            throw new VerbsException("ibv_post_send", Errno.EINVAL, "message [" + offset + ", +" + length
+                    + ") outside the MR of " + m.size() + " bytes");
+        }
         ibv_send_wr.wr_id(sendWr, wrId);
         ibv_send_wr.next(sendWr, MemorySegment.NULL);
         ibv_send_wr.opcode(sendWr, imm == null ? IbVerbs.IBV_WR_SEND() : IbVerbs.IBV_WR_SEND_WITH_IMM());
         ibv_send_wr.send_flags(sendWr, IbVerbs.IBV_SEND_SIGNALED());
         ibv_send_wr.imm_data(sendWr, imm == null ? 0 : NetworkOrder.swap32(imm));
-        ibv_sge.addr(sendSge, mr.address() + offset);
+        ibv_sge.addr(sendSge, m.start() + offset);
         ibv_sge.length(sendSge, length);
-        ibv_sge.lkey(sendSge, mr.lkey());
+        ibv_sge.lkey(sendSge, m.key());
         int rc = ibv_context_ops.post_send.invoke(postSend, qp, sendWr, badWr);
         if (rc != 0) {
             throw new VerbsException("ibv_post_send", Math.abs(rc), kind() + " " + qpNum);

@@ -43,6 +43,7 @@ final class IbvRpmaEndpoint extends IbvResource implements RpmaEndpoint {
 
     @Override
     public Optional<RpmaConnection> accept(RpmaSrq srq, Duration timeout) throws VerbsException {
+        ensureOpen();
         if (!Posix.readable(fd, scope(), timeout)) {
             return Optional.empty();
         }

@@ -53,6 +53,7 @@ final class IbvRpmaPeer extends IbvResource implements RpmaPeer {
 
     @Override
     public RpmaMemory registerForReceive(long bytes) throws VerbsException {
+        ensureOpen();
         if (bytes < 1) {
             throw new VerbsException("rpma_mr_reg", Errno.EINVAL, "bytes must be ≥ 1, got " + bytes);
         }
@@ -61,6 +62,7 @@ final class IbvRpmaPeer extends IbvResource implements RpmaPeer {
 
     @Override
     public RpmaEndpoint listen(String address, int port) throws VerbsException {
+        ensureOpen();
         if (port < 1 || port > 65535) {
             throw new VerbsException("rpma_ep_listen", Errno.EINVAL, "port must be in 1..65535, got " + port);
         }

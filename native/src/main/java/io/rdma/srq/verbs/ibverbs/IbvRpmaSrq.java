@@ -65,12 +65,14 @@ final class IbvRpmaSrq extends IbvResource implements RpmaSrq {
 
     @Override
     public void recv(RpmaMemory dst, long offset, int length, long opContext) throws VerbsException {
+        ensureOpen();
         Librpma.call("rpma_srq_recv", length + " bytes at " + offset, Librpma.H.SRQ_RECV, null, handle(),
                 ((IbvRpmaMemory) dst).mr(), offset, (long) length, MemorySegment.ofAddress(opContext));
     }
 
     @Override
     public boolean hasReceiveCq() {
+        ensureOpen();
         return rcq.address() != 0;
     }
 

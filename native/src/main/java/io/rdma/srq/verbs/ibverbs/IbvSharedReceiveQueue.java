@@ -187,6 +187,7 @@ final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQu
 
     @Override
     public int srqNum() throws VerbsException {
+        ensureOpen();
         MemorySegment getSrqNum = context.ops().getSrqNum();
         if (!xrc || getSrqNum == null) {
             throw new VerbsException("ibv_get_srq_num", Errno.EOPNOTSUPP, kind() + " is not an XRC SRQ");
@@ -200,6 +201,7 @@ final class IbvSharedReceiveQueue extends IbvResource implements SharedReceiveQu
 
     @Override
     public int attachedQueuePairs() {
+        ensureOpen();
         return userCount();
     }
 

@@ -103,17 +103,20 @@ final class SoftCmConnection extends SoftResource implements CmConnection {
 
     @Override
     public QueuePair qp() {
+        checkOpen();
         return qp;
     }
 
     @Override
     public InetSocketAddress remoteAddress() {
+        checkOpen();
         return remote;
     }
 
     @Override
     public boolean isEstablished() {
-        return established && !disconnected && !isClosed();
+        checkOpen();
+        return established && !disconnected;
     }
 
     /** rdma_disconnect(3): DISCONNECTED on both sides. Idempotent. */

@@ -58,14 +58,20 @@ final class SoftCmListener extends SoftResource implements CmListener {
 
     @Override
     public InetSocketAddress localAddress() {
+        checkOpen();
         return local;
     }
 
-    /** @return events in order; empty on timeout or when the listener closes */
+    /**
+     * @return events in order; empty on timeout or when the listener closes. The connection of an
+     *         event is {@code null} once it is closed (as the ibverbs provider, which forgets a
+     *         destroyed id, reports it)
+     */
     @Override
     public Optional<CmEvent> nextEvent(Duration timeout) {
         checkOpen();
-        return events.take(timeout);
+        return events.take(timeout).map(e -> e.connection() == null || !e.connection().isClosed() ? e
+                : new CmEvent(e.type(), e.status(), e.request(), null));
     }
 
     void queueEvent(CmEvent event) {

@@ -102,6 +102,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
     /** @return the actual size: the next power of two above the requested cqe, minus one */
     @Override
     public int cqe() {
+        checkOpen();
         return cqe;
     }
 
@@ -187,12 +188,13 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
     @Override
     public int poll(WorkCompletionArray wcs, int max) {
         checkOpen();
-        if (max < 1 || max > wcs.capacity()) {
-            throw new IllegalArgumentException("maxEntries must be in 1.." + wcs.capacity() + ", got " + max);
+        int entries = wcs.capacity();
+        if (max < 1 || max > entries) {
+            throw new IllegalArgumentException("maxEntries must be in 1.." + entries + ", got " + max);
         }
         MemorySegment out = wcs.segment();
         synchronized (lock) {
-            int n = Math.min(count, Math.min(max, wcs.capacity()));
+            int n = Math.min(count, max);
             if (n <= 0) {
                 return 0;
             }

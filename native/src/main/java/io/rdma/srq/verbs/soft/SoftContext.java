@@ -77,11 +77,13 @@ final class SoftContext extends SoftResource implements Context {
 
     @Override
     public String deviceName() {
+        checkOpen();
         return device.name();
     }
 
     @Override
     public String providerName() {
+        checkOpen();
         return Verbs.SOFT;
     }
 
@@ -107,7 +109,7 @@ final class SoftContext extends SoftResource implements Context {
     void checkPort(String operation, int port) throws VerbsException {
         int ports = device.profile().deviceAttributes().physPortCnt();
         if (port < 1 || port > ports) {
-            throw new VerbsException(operation, Errno.EINVAL, deviceName() + ": port must be in 1.." + ports
+            throw new VerbsException(operation, Errno.EINVAL, device.name() + ": port must be in 1.." + ports
                     + ", got " + port);
         }
     }
@@ -124,7 +126,7 @@ final class SoftContext extends SoftResource implements Context {
         checkPort("ibv_query_gid", port);
         int len = device.profile().portAttributes().gidTblLen();
         if (index < 0 || index >= len) {
-            throw new VerbsException("ibv_query_gid", Errno.EINVAL, deviceName() + ": GID index must be in 0.."
+            throw new VerbsException("ibv_query_gid", Errno.EINVAL, device.name() + ": GID index must be in 0.."
                     + (len - 1) + ", got " + index);
         }
         return device.gid(index);
@@ -225,7 +227,7 @@ final class SoftContext extends SoftResource implements Context {
     public RpmaPeer openRpmaPeer() throws VerbsException {
         checkOpen();
         throw new VerbsException("rpma_peer_new", Errno.ENOSYS,
-                "librpma needs a libibverbs device; the soft device " + deviceName() + " has none (use provider=ibverbs)");
+                "librpma needs a libibverbs device; the soft device " + device.name() + " has none (use provider=ibverbs)");
     }
 
     /**
@@ -236,8 +238,9 @@ final class SoftContext extends SoftResource implements Context {
      */
     @Override
     public XrcDomain openXrcd() throws VerbsException {
+        checkOpen();
         if (!device.profile().hasXrc()) {
-            throw new VerbsException("ibv_open_xrcd", Errno.EOPNOTSUPP, deviceName() + " has no XRC support");
+            throw new VerbsException("ibv_open_xrcd", Errno.EOPNOTSUPP, device.name() + " has no XRC support");
         }
         return open(() -> new SoftXrcDomain(this));
     }

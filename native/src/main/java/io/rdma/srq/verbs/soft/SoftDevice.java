@@ -97,7 +97,7 @@ final class SoftDevice {
     /** Makes {@code mr} findable by its lkey. */
     void publish(SoftMemoryRegion mr) {
         synchronized (keyLock) {
-            int slot = mr.lkey() >>> 8;
+            int slot = mr.key() >>> 8;
             SoftMemoryRegion[] table = mrs;
             if (slot >= table.length) {
                 table = Arrays.copyOf(table, Math.max(slot + 1, table.length * 2));
@@ -112,7 +112,7 @@ final class SoftDevice {
     /** Forgets {@code mr} and frees its key slot. */
     void withdraw(SoftMemoryRegion mr) {
         synchronized (keyLock) {
-            int slot = mr.lkey() >>> 8;
+            int slot = mr.key() >>> 8;
             SoftMemoryRegion[] table = mrs;
             if (slot < table.length && table[slot] == mr) {
                 table = table.clone();
@@ -132,7 +132,7 @@ final class SoftDevice {
         SoftMemoryRegion[] table = mrs;
         if (slot < table.length) {
             SoftMemoryRegion mr = table[slot];
-            if (mr != null && mr.lkey() == lkey) {
+            if (mr != null && mr.key() == lkey) {
                 return mr;
             }
         }

@@ -77,8 +77,8 @@ final class SoftFabric {
         return QPS.get(qpNum);
     }
 
-    static void unregister(SoftQueuePair qp) {
-        QPS.remove(qp.qpNum(), qp);
+    static void unregister(int qpNum, SoftQueuePair qp) {
+        QPS.remove(qpNum, qp);
     }
 
     /** @return every live QP (for the rare scans on QP destroy) */

@@ -82,6 +82,21 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
         return buffer;
     }
 
+    /** @return the start address, also after close (for the device's checks) */
+    long start() {
+        return address;
+    }
+
+    /** @return the length in bytes, also after close (for the device's checks) */
+    long size() {
+        return length;
+    }
+
+    /** @return the lkey, also after close (the device's key table) */
+    int key() {
+        return lkey;
+    }
+
     /** @return whether receives may write here (IBV_ACCESS_LOCAL_WRITE) */
     boolean localWrite() {
         return (access & AccessFlag.LOCAL_WRITE.mask()) != 0;
@@ -89,27 +104,32 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
 
     @Override
     public MemorySegment segment() {
+        checkOpen();
         return buffer;
     }
 
     @Override
     public long address() {
+        checkOpen();
         return address;
     }
 
     @Override
     public long length() {
+        checkOpen();
         return length;
     }
 
     @Override
     public int lkey() {
+        checkOpen();
         return lkey;
     }
 
     /** @return the lkey (rxe and mlx5 hand out the same value) */
     @Override
     public int rkey() {
+        checkOpen();
         return lkey;
     }
 

@@ -26,6 +26,7 @@ final class SoftProtectionDomain extends SoftResource implements ProtectionDomai
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 

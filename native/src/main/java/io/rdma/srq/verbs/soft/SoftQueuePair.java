@@ -190,11 +190,13 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
 
     @Override
     public int qpNum() {
+        checkOpen();
         return qpNum;
     }
 
     @Override
     public SharedReceiveQueue srq() {
+        checkOpen();
         return srq;
     }
 
@@ -265,12 +267,13 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
     @Override
     public void postSend(long wrId, MemoryRegion mr, long offset, int length, Integer imm) throws VerbsException {
         checkOpen();
-        if (offset < 0 || length < 0 || offset + length > mr.length()) {
-            throw new VerbsException("ibv_post_send", Errno.EINVAL, "message [" + offset + ", +" + length
-                    + ") outside the MR of " + mr.length() + " bytes");
-        }
         if (!(mr instanceof SoftMemoryRegion smr)) {
             throw new VerbsException("ibv_post_send", Errno.EINVAL, "the MR is not registered on a soft device");
+        }
+        // a closed MR is not refused here: its send completes with LOC_PROT_ERR, as a device reports a stale lkey
+        if (offset < 0 || length < 0 || offset + length > smr.size()) {
+            throw new VerbsException("ibv_post_send", Errno.EINVAL, "message [" + offset + ", +" + length
+                    + ") outside the MR of " + smr.size() + " bytes");
         }
         boolean hasImm = imm != null;
         int immValue = hasImm ? imm : 0;
@@ -385,8 +388,8 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
                 if (dst == null || dst.pd() != b.pd || !dst.localWrite() || dst.isClosed()) {
                     return false;
                 }
-                long at = wqe.addr[i] - dst.address();
-                if (at < 0 || at + chunk > dst.length()) {
+                long at = wqe.addr[i] - dst.start();
+                if (at < 0 || at + chunk > dst.size()) {
                     return false;
                 }
                 MemorySegment.copy(src.buffer(), from, dst.buffer(), at, chunk);
@@ -599,7 +602,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
         } finally {
             unlockSend();
         }
-        SoftFabric.unregister(this);
+        SoftFabric.unregister(qpNum, this);
         for (SoftQueuePair w : SoftFabric.queuePairs()) {
             if (w.remoteQpn == qpNum) {
                 w.peerLost();

@@ -380,6 +380,7 @@ final class SoftSharedReceiveQueue extends SoftResource implements SharedReceive
 
     @Override
     public int attachedQueuePairs() {
+        checkOpen();
         return userCount();
     }
 

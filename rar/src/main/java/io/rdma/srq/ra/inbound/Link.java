@@ -26,6 +26,9 @@ final class Link {
     private final CompletionQueue sendCq;
     private final QueuePair qp;
     private final int replyBufferSize;
+    /** The QP number and the peer's name, kept for the messages and the map after the QP is closed. */
+    private final int qpNum;
+    private String peer;
     private CmConnection connection;
     private SendRing ring;
     private boolean closed;
@@ -35,6 +38,8 @@ final class Link {
         this.sendCq = sendCq;
         this.qp = qp;
         this.replyBufferSize = replyBufferSize;
+        this.qpNum = qp.qpNum();
+        this.peer = "QP " + qpNum;
     }
 
     /**
@@ -69,11 +74,12 @@ final class Link {
     }
 
     int qpNum() {
-        return qp.qpNum();
+        return qpNum;
     }
 
     synchronized void attach(CmConnection c) {
         this.connection = c;
+        this.peer = c.remoteAddress().toString();
     }
 
     synchronized CmConnection connection() {
@@ -81,7 +87,7 @@ final class Link {
     }
 
     private synchronized String peer() {
-        return connection == null ? "QP " + qp.qpNum() : connection.remoteAddress().toString();
+        return peer;
     }
 
     /**

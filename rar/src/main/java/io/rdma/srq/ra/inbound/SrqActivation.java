@@ -72,6 +72,8 @@ public final class SrqActivation {
     private final String srqName;
     private final LimitEventSink sink;
     private final Context context;
+    /** The device's name, also for the statistics and messages after the context is closed. */
+    private final String deviceName;
     private final ProtectionDomain pd;
     private final CompletionChannel channel;
     private final CompletionQueue cq;
@@ -118,6 +120,7 @@ public final class SrqActivation {
         this.config = config;
         this.sink = sink;
         this.context = context;
+        this.deviceName = context.deviceName();
         this.srqName = config.srqName().isEmpty() ? factory.getEndpointClass().getSimpleName() : config.srqName();
         this.pd = context.allocPd();
         this.channel = config.pollMode() == InboundConfig.PollMode.BUSY ? null : context.createCompletionChannel();
@@ -175,7 +178,7 @@ public final class SrqActivation {
             throw new ResourceException("cannot start the activation's poller: " + e.getMessage(), e);
         }
         LOG.infof("activation %s on %s listening at %s%s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, limit %d",
-                a.srqName, a.context.deviceName(), a.listener.localAddress(), config.connectTo() == null ? ""
+                a.srqName, a.deviceName, a.listener.localAddress(), config.connectTo() == null ? ""
                         : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
                 a.srq.maxWr(), config.srqMaxWr(), config.bufferSize(), a.fill, config.srqLimit());
         return a;
@@ -191,6 +194,7 @@ public final class SrqActivation {
             throw new ResourceException("cannot open the RDMA device for the activation of "
                     + factory.getEndpointClass().getName() + ": " + e.getMessage(), e);
         }
+        String device = context.deviceName();
         SrqActivation a;
         try {
             config.checkAgainst(SrqActivationSpec.check(), context.queryDevice());
@@ -209,7 +213,7 @@ public final class SrqActivation {
                             + config.bufferSize() + " bytes (" + e.getMessage() + ")"
                     : e.getMessage();
             throw new ResourceException("activation of " + factory.getEndpointClass().getName() + " on "
-                    + context.deviceName() + ": " + what, e);
+                    + device + ": " + what, e);
         }
         a.workManager = wm;
         return a;
@@ -246,7 +250,7 @@ public final class SrqActivation {
 
     /** @return the device */
     public String deviceName() {
-        return context.deviceName();
+        return deviceName;
     }
 
     /**
@@ -484,7 +488,7 @@ public final class SrqActivation {
                 fill = Math.min(config.srqMaxWr(), Math.max(before * 2, before + 1));
             }
             rearm = true;
-            SrqLimitReached event = new SrqLimitReached(srqName, context.deviceName(), config.srqLimit(),
+            SrqLimitReached event = new SrqLimitReached(srqName, deviceName, config.srqLimit(),
                     (int) outstanding, Instant.now());
             LOG.debugf("activation %s: SRQ limit %d reached, %d outstanding; fill %d -> %d", srqName,
                     config.srqLimit(), outstanding, before, fill);
@@ -495,7 +499,7 @@ public final class SrqActivation {
             }
         } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
             LOG.errorf("activation %s: IBV_EVENT_DEVICE_FATAL on %s; no more messages will arrive", srqName,
-                    context.deviceName());
+                    deviceName);
         } else {
             LOG.debugf("activation %s: async event %s", srqName, e.type());
         }
@@ -594,7 +598,7 @@ public final class SrqActivation {
 
     /** @return the counters now */
     public ActivationStatistics statistics() {
-        return new ActivationStatistics(srqName, context.deviceName(), posted.sum(), completed.sum(), delivered.sum(),
+        return new ActivationStatistics(srqName, deviceName, posted.sum(), completed.sum(), delivered.sum(),
                 failures.sum(), errors.sum(), limitEvents.sum(), outstanding, fill, links.size());
     }
 }

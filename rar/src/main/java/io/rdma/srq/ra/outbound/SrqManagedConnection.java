@@ -55,6 +55,8 @@ public final class SrqManagedConnection implements ManagedConnection {
     private final SrqManagedConnectionFactory factory;
     private final SrqConfig config;
     private final Context context;
+    /** The device's name, also for messages after the context is closed. */
+    private final String deviceName;
     private final ProtectionDomain pd;
     private final DeviceAttributes deviceAttributes;
     private final Map<String, SharedReceiveQueue> srqs = new ConcurrentHashMap<>();
@@ -70,6 +72,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         this.factory = factory;
         this.config = config;
         this.context = context;
+        this.deviceName = context.deviceName();
         this.pd = pd;
         this.deviceAttributes = deviceAttributes;
     }
@@ -196,12 +199,12 @@ public final class SrqManagedConnection implements ManagedConnection {
         AsyncEventType type = event.type();
         if (type == AsyncEventType.DEVICE_FATAL || (type == AsyncEventType.PORT_ERR && event.portNum() == config.port())) {
             fail(new VerbsException("ibv_get_async_event", Errno.EIO, "IBV_EVENT_" + type + " on "
-                    + context.deviceName() + (type == AsyncEventType.PORT_ERR ? " port " + event.portNum() : "")));
+                    + deviceName + (type == AsyncEventType.PORT_ERR ? " port " + event.portNum() : "")));
         } else if (type == AsyncEventType.SRQ_LIMIT_REACHED) {
             limitEvents.incrementAndGet();
-            LOG.debugf("SRQ limit reached on %s: %s", context.deviceName(), event.element());
+            LOG.debugf("SRQ limit reached on %s: %s", deviceName, event.element());
         } else {
-            LOG.debugf("async event %s on %s", type, context.deviceName());
+            LOG.debugf("async event %s on %s", type, deviceName);
         }
     }
 
@@ -210,7 +213,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             return;
         }
         broken = true;
-        LOG.warnf("pooled connection on %s lost: %s", context.deviceName(), cause.getMessage());
+        LOG.warnf("pooled connection on %s lost: %s", deviceName, cause.getMessage());
         ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_ERROR_OCCURRED, cause);
         for (ConnectionEventListener l : listeners) {
             l.connectionErrorOccurred(event);
@@ -223,7 +226,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             throw new jakarta.resource.spi.IllegalStateException("the pooled connection is destroyed");
         }
         if (!isUsable()) {
-            throw new ResourceException("the RDMA device " + context.deviceName() + " is lost");
+            throw new ResourceException("the RDMA device " + deviceName + " is lost");
         }
         SrqConnectionHandle handle = new SrqConnectionHandle(this);
         handles.add(handle);
@@ -265,7 +268,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         }
         handles.clear();
         if (!failures.isEmpty()) {
-            ResourceException e = new ResourceException("cleanup of " + context.deviceName() + ": "
+            ResourceException e = new ResourceException("cleanup of " + deviceName + ": "
                     + failures.getFirst().getMessage(), failures.getFirst());
             failures.stream().skip(1).forEach(e::addSuppressed);
             throw e;
@@ -294,7 +297,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             failures.add(e);
         }
         if (!failures.isEmpty()) {
-            throw new ResourceException("destroy of " + context.deviceName() + ": " + failures.getFirst().getMessage(),
+            throw new ResourceException("destroy of " + deviceName + ": " + failures.getFirst().getMessage(),
                     failures.getFirst());
         }
     }
@@ -334,7 +337,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
             @Override
             public String getEISProductVersion() {
-                return context.deviceName() + " fw " + deviceAttributes.fwVersion();
+                return deviceName + " fw " + deviceAttributes.fwVersion();
             }
 
             @Override
@@ -361,7 +364,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     @Override
     public String toString() {
-        return "SrqManagedConnection[" + context.deviceName() + " port " + config.port() + (broken ? ", lost" : "")
+        return "SrqManagedConnection[" + deviceName + " port " + config.port() + (broken ? ", lost" : "")
                 + (destroyed ? ", destroyed" : "") + "]";
     }
 }
