@@ -58,22 +58,21 @@ public record DeviceAttributes(
         int maxMcastQpAttach, int maxTotalMcastQpAttach, int maxAh, int maxFmr, int maxMapPerFmr,
         int maxSrq, int maxSrqWr, int maxSrqSge, int maxPkeys, int localCaAckDelay, int physPortCnt) {
 
-    /** @return the named bits of {@link #deviceCapFlags()} */
+    /** {@return the named bits of {@link #deviceCapFlags()}} */
     public Set<DeviceCapability> capabilities() {
         return DeviceCapability.decode(deviceCapFlags);
     }
 
     /**
+     * {@return whether the device reports it}
+     *
      * @param capability a capability bit
-     * @return whether the device reports it
      */
     public boolean has(DeviceCapability capability) {
         return (deviceCapFlags & capability.mask()) != 0;
     }
 
-    /**
-     * @return a builder with every field 0 (and an empty {@code fwVersion}), to set by name
-     */
+    /** {@return a builder with every field 0 (and an empty {@code fwVersion}), to set by name} */
     public static Builder builder() {
         return new Builder();
     }
@@ -125,8 +124,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param fwVersion fw_ver
-         * @return this builder
          */
         public Builder fwVersion(String fwVersion) {
             this.fwVersion = fwVersion;
@@ -134,8 +134,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param nodeGuid node_guid (host order)
-         * @return this builder
          */
         public Builder nodeGuid(long nodeGuid) {
             this.nodeGuid = nodeGuid;
@@ -143,8 +144,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param sysImageGuid sys_image_guid (host order)
-         * @return this builder
          */
         public Builder sysImageGuid(long sysImageGuid) {
             this.sysImageGuid = sysImageGuid;
@@ -152,8 +154,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxMrSize max_mr_size, bytes (unsigned 64-bit)
-         * @return this builder
          */
         public Builder maxMrSize(long maxMrSize) {
             this.maxMrSize = maxMrSize;
@@ -161,8 +164,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param pageSizeCap page_size_cap, a mask of supported page sizes
-         * @return this builder
          */
         public Builder pageSizeCap(long pageSizeCap) {
             this.pageSizeCap = pageSizeCap;
@@ -170,8 +174,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param vendorId vendor_id
-         * @return this builder
          */
         public Builder vendorId(long vendorId) {
             this.vendorId = vendorId;
@@ -179,8 +184,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param vendorPartId vendor_part_id
-         * @return this builder
          */
         public Builder vendorPartId(long vendorPartId) {
             this.vendorPartId = vendorPartId;
@@ -188,8 +194,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param hwVersion hw_ver
-         * @return this builder
          */
         public Builder hwVersion(long hwVersion) {
             this.hwVersion = hwVersion;
@@ -197,8 +204,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxQp max_qp
-         * @return this builder
          */
         public Builder maxQp(int maxQp) {
             this.maxQp = maxQp;
@@ -206,8 +214,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxQpWr max_qp_wr
-         * @return this builder
          */
         public Builder maxQpWr(int maxQpWr) {
             this.maxQpWr = maxQpWr;
@@ -215,8 +224,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param deviceCapFlags device_cap_flags, raw (unsigned 32-bit)
-         * @return this builder
          */
         public Builder deviceCapFlags(long deviceCapFlags) {
             this.deviceCapFlags = deviceCapFlags;
@@ -224,8 +234,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxSge max_sge
-         * @return this builder
          */
         public Builder maxSge(int maxSge) {
             this.maxSge = maxSge;
@@ -233,8 +244,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxSgeRd max_sge_rd
-         * @return this builder
          */
         public Builder maxSgeRd(int maxSgeRd) {
             this.maxSgeRd = maxSgeRd;
@@ -242,8 +254,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxCq max_cq
-         * @return this builder
          */
         public Builder maxCq(int maxCq) {
             this.maxCq = maxCq;
@@ -251,8 +264,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxCqe max_cqe
-         * @return this builder
          */
         public Builder maxCqe(int maxCqe) {
             this.maxCqe = maxCqe;
@@ -260,8 +274,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxMr max_mr
-         * @return this builder
          */
         public Builder maxMr(int maxMr) {
             this.maxMr = maxMr;
@@ -269,8 +284,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxPd max_pd
-         * @return this builder
          */
         public Builder maxPd(int maxPd) {
             this.maxPd = maxPd;
@@ -278,8 +294,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxQpRdAtom max_qp_rd_atom
-         * @return this builder
          */
         public Builder maxQpRdAtom(int maxQpRdAtom) {
             this.maxQpRdAtom = maxQpRdAtom;
@@ -287,8 +304,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxEeRdAtom max_ee_rd_atom
-         * @return this builder
          */
         public Builder maxEeRdAtom(int maxEeRdAtom) {
             this.maxEeRdAtom = maxEeRdAtom;
@@ -296,8 +314,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxResRdAtom max_res_rd_atom
-         * @return this builder
          */
         public Builder maxResRdAtom(int maxResRdAtom) {
             this.maxResRdAtom = maxResRdAtom;
@@ -305,8 +324,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxQpInitRdAtom max_qp_init_rd_atom
-         * @return this builder
          */
         public Builder maxQpInitRdAtom(int maxQpInitRdAtom) {
             this.maxQpInitRdAtom = maxQpInitRdAtom;
@@ -314,8 +334,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxEeInitRdAtom max_ee_init_rd_atom
-         * @return this builder
          */
         public Builder maxEeInitRdAtom(int maxEeInitRdAtom) {
             this.maxEeInitRdAtom = maxEeInitRdAtom;
@@ -323,8 +344,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param atomicCap atomic_cap (0 NONE, 1 HCA, 2 GLOB)
-         * @return this builder
          */
         public Builder atomicCap(int atomicCap) {
             this.atomicCap = atomicCap;
@@ -332,8 +354,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxEe max_ee
-         * @return this builder
          */
         public Builder maxEe(int maxEe) {
             this.maxEe = maxEe;
@@ -341,8 +364,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxRdd max_rdd
-         * @return this builder
          */
         public Builder maxRdd(int maxRdd) {
             this.maxRdd = maxRdd;
@@ -350,8 +374,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxMw max_mw
-         * @return this builder
          */
         public Builder maxMw(int maxMw) {
             this.maxMw = maxMw;
@@ -359,8 +384,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxRawIpv6Qp max_raw_ipv6_qp
-         * @return this builder
          */
         public Builder maxRawIpv6Qp(int maxRawIpv6Qp) {
             this.maxRawIpv6Qp = maxRawIpv6Qp;
@@ -368,8 +394,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxRawEthyQp max_raw_ethy_qp
-         * @return this builder
          */
         public Builder maxRawEthyQp(int maxRawEthyQp) {
             this.maxRawEthyQp = maxRawEthyQp;
@@ -377,8 +404,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxMcastGrp max_mcast_grp
-         * @return this builder
          */
         public Builder maxMcastGrp(int maxMcastGrp) {
             this.maxMcastGrp = maxMcastGrp;
@@ -386,8 +414,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxMcastQpAttach max_mcast_qp_attach
-         * @return this builder
          */
         public Builder maxMcastQpAttach(int maxMcastQpAttach) {
             this.maxMcastQpAttach = maxMcastQpAttach;
@@ -395,8 +424,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxTotalMcastQpAttach max_total_mcast_qp_attach
-         * @return this builder
          */
         public Builder maxTotalMcastQpAttach(int maxTotalMcastQpAttach) {
             this.maxTotalMcastQpAttach = maxTotalMcastQpAttach;
@@ -404,8 +434,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxAh max_ah
-         * @return this builder
          */
         public Builder maxAh(int maxAh) {
             this.maxAh = maxAh;
@@ -413,8 +444,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxFmr max_fmr
-         * @return this builder
          */
         public Builder maxFmr(int maxFmr) {
             this.maxFmr = maxFmr;
@@ -422,8 +454,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxMapPerFmr max_map_per_fmr
-         * @return this builder
          */
         public Builder maxMapPerFmr(int maxMapPerFmr) {
             this.maxMapPerFmr = maxMapPerFmr;
@@ -431,8 +464,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxSrq max_srq
-         * @return this builder
          */
         public Builder maxSrq(int maxSrq) {
             this.maxSrq = maxSrq;
@@ -440,8 +474,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxSrqWr max_srq_wr, the largest max_wr ibv_create_srq(3) accepts
-         * @return this builder
          */
         public Builder maxSrqWr(int maxSrqWr) {
             this.maxSrqWr = maxSrqWr;
@@ -449,8 +484,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxSrqSge max_srq_sge, the largest max_sge ibv_create_srq(3) accepts
-         * @return this builder
          */
         public Builder maxSrqSge(int maxSrqSge) {
             this.maxSrqSge = maxSrqSge;
@@ -458,8 +494,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxPkeys max_pkeys
-         * @return this builder
          */
         public Builder maxPkeys(int maxPkeys) {
             this.maxPkeys = maxPkeys;
@@ -467,8 +504,9 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param localCaAckDelay local_ca_ack_delay
-         * @return this builder
          */
         public Builder localCaAckDelay(int localCaAckDelay) {
             this.localCaAckDelay = localCaAckDelay;
@@ -476,15 +514,16 @@ public record DeviceAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param physPortCnt phys_port_cnt; ports are numbered 1..physPortCnt
-         * @return this builder
          */
         public Builder physPortCnt(int physPortCnt) {
             this.physPortCnt = physPortCnt;
             return this;
         }
 
-        /** @return the attributes */
+        /** {@return the attributes} */
         public DeviceAttributes build() {
             return new DeviceAttributes(fwVersion, nodeGuid, sysImageGuid, maxMrSize, pageSizeCap, vendorId,
                     vendorPartId, hwVersion, maxQp, maxQpWr, deviceCapFlags, maxSge, maxSgeRd, maxCq, maxCqe,

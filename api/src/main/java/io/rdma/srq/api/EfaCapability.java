@@ -9,7 +9,18 @@ import java.util.Set;
  * that a newer libefa's answer is understood.
  */
 public enum EfaCapability {
-    RDMA_READ(0), RNR_RETRY(1), CQ_WITH_SGID(2), RDMA_WRITE(3), UNSOLICITED_WRITE_RECV(4), CQ_WITH_EXT_MEM_DMABUF(5);
+    /** EFADV_DEVICE_ATTR_CAPS_RDMA_READ: RDMA read. */
+    RDMA_READ(0),
+    /** EFADV_DEVICE_ATTR_CAPS_RNR_RETRY: receiver-not-ready retries. */
+    RNR_RETRY(1),
+    /** EFADV_DEVICE_ATTR_CAPS_CQ_WITH_SGID: completions can carry the source GID. */
+    CQ_WITH_SGID(2),
+    /** EFADV_DEVICE_ATTR_CAPS_RDMA_WRITE: RDMA write (named after rdma-core 44). */
+    RDMA_WRITE(3),
+    /** EFADV_DEVICE_ATTR_CAPS_UNSOLICITED_WRITE_RECV: RDMA write with immediate consumes no posted receive (named after rdma-core 44). */
+    UNSOLICITED_WRITE_RECV(4),
+    /** EFADV_DEVICE_ATTR_CAPS_CQ_WITH_EXT_MEM_DMABUF: CQs in external dmabuf memory (named after rdma-core 44). */
+    CQ_WITH_EXT_MEM_DMABUF(5);
 
     private final int bit;
 
@@ -17,14 +28,15 @@ public enum EfaCapability {
         this.bit = bit;
     }
 
-    /** @return the C mask, {@code 1 << bit} */
+    /** {@return the C mask, {@code 1 << bit}} */
     public int mask() {
         return 1 << bit;
     }
 
     /**
+     * {@return the named bits in it}
+     *
      * @param caps a raw device_caps value
-     * @return the named bits in it
      */
     public static Set<EfaCapability> decode(long caps) {
         EnumSet<EfaCapability> set = EnumSet.noneOf(EfaCapability.class);
@@ -37,8 +49,9 @@ public enum EfaCapability {
     }
 
     /**
+     * {@return the bits no constant names (kept, never dropped silently)}
+     *
      * @param caps a raw device_caps value
-     * @return the bits no constant names (kept, never dropped silently)
      */
     public static long unknownBits(long caps) {
         long known = 0;

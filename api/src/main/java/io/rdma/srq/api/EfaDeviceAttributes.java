@@ -18,19 +18,17 @@ import java.util.Set;
 public record EfaDeviceAttributes(long maxSqWr, long maxRqWr, int maxSqSge, int maxRqSge, int inlineBufSize,
                                   long maxRdmaSize, long deviceCaps) {
 
-    /** @return the named capabilities */
+    /** {@return the named capabilities} */
     public Set<EfaCapability> capabilities() {
         return EfaCapability.decode(deviceCaps);
     }
 
-    /** @return device_caps bits no {@link EfaCapability} names */
+    /** {@return device_caps bits no {@link EfaCapability} names} */
     public long unknownCapabilityBits() {
         return EfaCapability.unknownBits(deviceCaps);
     }
 
-    /**
-     * @return a builder with every field 0, to set by name
-     */
+    /** {@return a builder with every field 0, to set by name} */
     public static Builder builder() {
         return new Builder();
     }
@@ -49,8 +47,9 @@ public record EfaDeviceAttributes(long maxSqWr, long maxRqWr, int maxSqSge, int 
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxSqWr max_sq_wr, send queue depth in WRs
-         * @return this builder
          */
         public Builder maxSqWr(long maxSqWr) {
             this.maxSqWr = maxSqWr;
@@ -58,8 +57,9 @@ public record EfaDeviceAttributes(long maxSqWr, long maxRqWr, int maxSqSge, int 
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxRqWr max_rq_wr, receive queue depth in WRs
-         * @return this builder
          */
         public Builder maxRqWr(long maxRqWr) {
             this.maxRqWr = maxRqWr;
@@ -67,8 +67,9 @@ public record EfaDeviceAttributes(long maxSqWr, long maxRqWr, int maxSqSge, int 
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxSqSge max_sq_sge, SGEs per send WR
-         * @return this builder
          */
         public Builder maxSqSge(int maxSqSge) {
             this.maxSqSge = maxSqSge;
@@ -76,8 +77,9 @@ public record EfaDeviceAttributes(long maxSqWr, long maxRqWr, int maxSqSge, int 
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxRqSge max_rq_sge, SGEs per receive WR
-         * @return this builder
          */
         public Builder maxRqSge(int maxRqSge) {
             this.maxRqSge = maxRqSge;
@@ -85,8 +87,9 @@ public record EfaDeviceAttributes(long maxSqWr, long maxRqWr, int maxSqSge, int 
         }
 
         /**
+         * {@return this builder}
+         *
          * @param inlineBufSize inline_buf_size, bytes
-         * @return this builder
          */
         public Builder inlineBufSize(int inlineBufSize) {
             this.inlineBufSize = inlineBufSize;
@@ -94,8 +97,9 @@ public record EfaDeviceAttributes(long maxSqWr, long maxRqWr, int maxSqSge, int 
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxRdmaSize max_rdma_size, bytes per RDMA operation
-         * @return this builder
          */
         public Builder maxRdmaSize(long maxRdmaSize) {
             this.maxRdmaSize = maxRdmaSize;
@@ -103,15 +107,16 @@ public record EfaDeviceAttributes(long maxSqWr, long maxRqWr, int maxSqSge, int 
         }
 
         /**
+         * {@return this builder}
+         *
          * @param deviceCaps device_caps, raw (unknown bits kept)
-         * @return this builder
          */
         public Builder deviceCaps(long deviceCaps) {
             this.deviceCaps = deviceCaps;
             return this;
         }
 
-        /** @return the attributes */
+        /** {@return the attributes} */
         public EfaDeviceAttributes build() {
             return new EfaDeviceAttributes(maxSqWr, maxRqWr, maxSqSge, maxRqSge, inlineBufSize, maxRdmaSize,
                     deviceCaps);

@@ -36,21 +36,20 @@ public record PortAttributes(
     public static final int STATE_ACTIVE = 4;
 
     /**
+     * {@return the MTU in bytes (256 … 4096), or 0 for an unknown value}
+     *
      * @param mtu an enum ibv_mtu value (1..5)
-     * @return the MTU in bytes (256 … 4096), or 0 for an unknown value
      */
     public static int mtuBytes(int mtu) {
         return mtu >= 1 && mtu <= 5 ? 128 << mtu : 0;
     }
 
-    /** @return whether the port is ACTIVE */
+    /** {@return whether the port is ACTIVE} */
     public boolean isActive() {
         return state == STATE_ACTIVE;
     }
 
-    /**
-     * @return a builder with every field 0, to set by name
-     */
+    /** {@return a builder with every field 0, to set by name} */
     public static Builder builder() {
         return new Builder();
     }
@@ -84,8 +83,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param state port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER
-         * @return this builder
          */
         public Builder state(int state) {
             this.state = state;
@@ -93,8 +93,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxMtu max_mtu as the enum ibv_mtu value (1=256 … 5=4096 bytes)
-         * @return this builder
          */
         public Builder maxMtu(int maxMtu) {
             this.maxMtu = maxMtu;
@@ -102,8 +103,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param activeMtu active_mtu as the enum ibv_mtu value
-         * @return this builder
          */
         public Builder activeMtu(int activeMtu) {
             this.activeMtu = activeMtu;
@@ -111,8 +113,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param gidTblLen gid_tbl_len, entries
-         * @return this builder
          */
         public Builder gidTblLen(int gidTblLen) {
             this.gidTblLen = gidTblLen;
@@ -120,8 +123,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param portCapFlags port_cap_flags, raw
-         * @return this builder
          */
         public Builder portCapFlags(long portCapFlags) {
             this.portCapFlags = portCapFlags;
@@ -129,8 +133,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxMsgSz max_msg_sz, bytes (unsigned 32-bit)
-         * @return this builder
          */
         public Builder maxMsgSz(long maxMsgSz) {
             this.maxMsgSz = maxMsgSz;
@@ -138,8 +143,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param badPkeyCntr bad_pkey_cntr
-         * @return this builder
          */
         public Builder badPkeyCntr(long badPkeyCntr) {
             this.badPkeyCntr = badPkeyCntr;
@@ -147,8 +153,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param qkeyViolCntr qkey_viol_cntr
-         * @return this builder
          */
         public Builder qkeyViolCntr(long qkeyViolCntr) {
             this.qkeyViolCntr = qkeyViolCntr;
@@ -156,8 +163,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param pkeyTblLen pkey_tbl_len, entries
-         * @return this builder
          */
         public Builder pkeyTblLen(int pkeyTblLen) {
             this.pkeyTblLen = pkeyTblLen;
@@ -165,8 +173,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param lid lid (0 on RoCE)
-         * @return this builder
          */
         public Builder lid(int lid) {
             this.lid = lid;
@@ -174,8 +183,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param smLid sm_lid
-         * @return this builder
          */
         public Builder smLid(int smLid) {
             this.smLid = smLid;
@@ -183,8 +193,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param lmc lmc
-         * @return this builder
          */
         public Builder lmc(int lmc) {
             this.lmc = lmc;
@@ -192,8 +203,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param maxVlNum max_vl_num
-         * @return this builder
          */
         public Builder maxVlNum(int maxVlNum) {
             this.maxVlNum = maxVlNum;
@@ -201,8 +213,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param smSl sm_sl
-         * @return this builder
          */
         public Builder smSl(int smSl) {
             this.smSl = smSl;
@@ -210,8 +223,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param subnetTimeout subnet_timeout
-         * @return this builder
          */
         public Builder subnetTimeout(int subnetTimeout) {
             this.subnetTimeout = subnetTimeout;
@@ -219,8 +233,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param initTypeReply init_type_reply
-         * @return this builder
          */
         public Builder initTypeReply(int initTypeReply) {
             this.initTypeReply = initTypeReply;
@@ -228,8 +243,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param activeWidth active_width
-         * @return this builder
          */
         public Builder activeWidth(int activeWidth) {
             this.activeWidth = activeWidth;
@@ -237,8 +253,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param activeSpeed active_speed
-         * @return this builder
          */
         public Builder activeSpeed(int activeSpeed) {
             this.activeSpeed = activeSpeed;
@@ -246,8 +263,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param physState phys_state
-         * @return this builder
          */
         public Builder physState(int physState) {
             this.physState = physState;
@@ -255,8 +273,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param linkLayer link_layer: 0 UNSPECIFIED, 1 INFINIBAND, 2 ETHERNET
-         * @return this builder
          */
         public Builder linkLayer(int linkLayer) {
             this.linkLayer = linkLayer;
@@ -264,8 +283,9 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param flags flags
-         * @return this builder
          */
         public Builder flags(int flags) {
             this.flags = flags;
@@ -273,15 +293,16 @@ public record PortAttributes(
         }
 
         /**
+         * {@return this builder}
+         *
          * @param portCapFlags2 port_cap_flags2
-         * @return this builder
          */
         public Builder portCapFlags2(int portCapFlags2) {
             this.portCapFlags2 = portCapFlags2;
             return this;
         }
 
-        /** @return the attributes */
+        /** {@return the attributes} */
         public PortAttributes build() {
             return new PortAttributes(state, maxMtu, activeMtu, gidTblLen, portCapFlags, maxMsgSz, badPkeyCntr,
                     qkeyViolCntr, pkeyTblLen, lid, smLid, lmc, maxVlNum, smSl, subnetTimeout, initTypeReply,

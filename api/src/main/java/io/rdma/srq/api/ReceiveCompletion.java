@@ -9,37 +9,38 @@ import java.nio.ByteBuffer;
  */
 public interface ReceiveCompletion {
 
-    /** @return wr_id of the receive WR (the adapter's buffer index) */
+    /** {@return wr_id of the receive WR (the adapter's buffer index)} */
     long wrId();
 
-    /** @return the status: always {@link WcStatus#SUCCESS} for delivered completions */
+    /** {@return the status: always {@link WcStatus#SUCCESS} for delivered completions} */
     WcStatus status();
 
-    /** @return byte_len: message length in bytes */
+    /** {@return byte_len: message length in bytes} */
     int byteLen();
 
-    /** @return whether the sender used SEND_WITH_IMM (IBV_WC_WITH_IMM) */
+    /** {@return whether the sender used SEND_WITH_IMM (IBV_WC_WITH_IMM)} */
     boolean hasImmData();
 
-    /** @return imm_data in host byte order (0 when {@link #hasImmData()} is false) */
+    /** {@return imm_data in host byte order (0 when {@link #hasImmData()} is false)} */
     int immData();
 
-    /** @return src_qp: the sender's QP number */
+    /** {@return src_qp: the sender's QP number} */
     int srcQp();
 
-    /** @return qp_num: the local QP (the connection) the message arrived on */
+    /** {@return qp_num: the local QP (the connection) the message arrived on} */
     int qpNum();
 
     /**
-     * @return a read-only view of the {@link #byteLen()} message bytes, valid only during the call
+     * {@return a read-only view of the {@link #byteLen()} message bytes, valid only during the call
      *         and on the delivering thread: a view kept past the call throws
      *         (IllegalStateException once the adapter took the buffer back, WrongThreadException on
-     *         another thread) and never shows another message's bytes
+     *         another thread) and never shows another message's bytes}
+     *
      * @throws IllegalStateException after the call returned
      */
     ByteBuffer payload();
 
-    /** @return a copy of the message bytes, usable after the call */
+    /** {@return a copy of the message bytes, usable after the call} */
     byte[] copyPayload();
 
     /**

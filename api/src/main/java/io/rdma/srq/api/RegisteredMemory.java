@@ -8,16 +8,16 @@ import java.lang.foreign.MemorySegment;
  */
 public interface RegisteredMemory extends AutoCloseable {
 
-    /** @return the memory, not accessible after close */
+    /** {@return the memory, not accessible after close} */
     MemorySegment segment();
 
-    /** @return length in bytes */
+    /** {@return length in bytes} */
     long length();
 
-    /** @return the local key (lkey) for SGEs */
+    /** {@return the local key (lkey) for SGEs} */
     int lkey();
 
-    /** @return the remote key (rkey) */
+    /** {@return the remote key (rkey)} */
     int rkey();
 
     /**

@@ -13,6 +13,8 @@ package io.rdma.srq.api;
 public record SrqAttributes(int maxWr, int maxSge, int srqLimit) {
 
     /**
+     * Checks the values.
+     *
      * @throws IllegalArgumentException if a value is negative (the C fields are unsigned;
      *                                  values above 2^31−1 are not representable and not used by any device)
      */

@@ -18,13 +18,13 @@ import java.util.Set;
  */
 public interface SrqConnection extends AutoCloseable {
 
-    /** @return the device name, e.g. {@code rxe0} or {@code soft_rxe0} */
+    /** {@return the device name, e.g. {@code rxe0} or {@code soft_rxe0}} */
     String deviceName();
 
-    /** @return the verbs provider: {@code ibverbs} or {@code soft} */
+    /** {@return the verbs provider: {@code ibverbs} or {@code soft}} */
     String providerName();
 
-    /** @return the port number, 1..phys_port_cnt */
+    /** {@return the port number, 1..phys_port_cnt} */
     int portNumber();
 
     /**

@@ -21,7 +21,7 @@ public @interface SrqFactory {
     /** The JNDI name of the default connection definition, bound by the adapter's ironjacamar.xml. */
     String DEFAULT = "java:/eis/SrqConnectionFactory";
 
-    /** @return the JNDI name of the connection definition */
+    /** {@return the JNDI name of the connection definition} */
     @jakarta.enterprise.util.Nonbinding
     String value() default DEFAULT;
 }

@@ -7,17 +7,18 @@ package io.rdma.srq.api;
  */
 public interface SrqHandle {
 
-    /** @return the name it was opened with */
+    /** {@return the name it was opened with} */
     String name();
 
-    /** @return max_wr, the actual size (≥ requested; rxe rounds up to 2^n − 1) */
+    /** {@return max_wr, the actual size (≥ requested; rxe rounds up to 2^n − 1)} */
     int maxWr();
 
-    /** @return max_sge */
+    /** {@return max_sge} */
     int maxSge();
 
     /**
-     * @return the live srq_limit (0 after the limit event fired)
+     * {@return the live srq_limit (0 after the limit event fired)}
+     *
      * @throws VerbsException the errno of ibv_query_srq
      */
     int srqLimit() throws VerbsException;

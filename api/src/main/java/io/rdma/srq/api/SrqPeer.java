@@ -13,7 +13,7 @@ import java.time.Duration;
  */
 public interface SrqPeer extends AutoCloseable {
 
-    /** @return the listener's address */
+    /** {@return the listener's address} */
     InetSocketAddress remoteAddress();
 
     /**
@@ -43,7 +43,7 @@ public interface SrqPeer extends AutoCloseable {
      */
     void flush(Duration timeout) throws VerbsException;
 
-    /** @return messages sent (posted) so far */
+    /** {@return messages sent (posted) so far} */
     long sent();
 
     /**

@@ -16,10 +16,14 @@ public class VerbsException extends Exception {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /** The failing function, e.g. {@code ibv_create_srq}. */
     private final String operation;
+    /** The positive errno value. */
     private final int errno;
 
     /**
+     * A failure with an errno value.
+     *
      * @param operation the verb or library function that failed, e.g. {@code ibv_create_srq}
      * @param errno     the positive errno value it reported
      * @param detail    what was attempted, or {@code null}
@@ -31,6 +35,8 @@ public class VerbsException extends Exception {
     }
 
     /**
+     * A failure with an errno constant.
+     *
      * @param operation the verb or library function that failed
      * @param errno     the errno it reported
      * @param detail    what was attempted, or {@code null}
@@ -45,29 +51,30 @@ public class VerbsException extends Exception {
         return operation + ": " + text + (detail == null || detail.isEmpty() ? "" : ": " + detail);
     }
 
-    /** @return the failing function, e.g. {@code ibv_create_srq} */
+    /** {@return the failing function, e.g. {@code ibv_create_srq}} */
     public String operation() {
         return operation;
     }
 
-    /** @return the positive errno value */
+    /** {@return the positive errno value} */
     public int errno() {
         return errno;
     }
 
-    /** @return the errno's symbolic name, e.g. {@code "EINVAL"}, or {@code "errno N"} if unknown */
+    /** {@return the errno's symbolic name, e.g. {@code "EINVAL"}, or {@code "errno N"} if unknown} */
     public String errnoName() {
         return Errno.nameOf(errno);
     }
 
-    /** @return the errno as a constant, empty if the value is not a known Linux errno */
+    /** {@return the errno as a constant, empty if the value is not a known Linux errno} */
     public Optional<Errno> errnoConstant() {
         return Errno.of(errno);
     }
 
     /**
+     * {@return whether this failure carries that errno}
+     *
      * @param expected an errno
-     * @return whether this failure carries that errno
      */
     public boolean is(Errno expected) {
         return expected.value() == errno;

@@ -16,9 +16,10 @@ import java.util.Optional;
 public record AsyncEvent(AsyncEventType type, VerbsObject element, int portNum) {
 
     /**
+     * {@return the element if it is of that kind}
+     *
      * @param kind the expected element class, e.g. {@code SharedReceiveQueue.class}
      * @param <T>  that class
-     * @return the element if it is of that kind
      */
     public <T extends VerbsObject> Optional<T> element(Class<T> kind) {
         return kind.isInstance(element) ? Optional.of(kind.cast(element)) : Optional.empty();

@@ -12,13 +12,13 @@ import java.util.Optional;
  */
 public interface CmConnection extends VerbsObject {
 
-    /** @return the QP carrying the connection */
+    /** {@return the QP carrying the connection} */
     QueuePair qp();
 
-    /** @return the peer's address */
+    /** {@return the peer's address} */
     InetSocketAddress remoteAddress();
 
-    /** @return whether ESTABLISHED was seen and DISCONNECTED not yet */
+    /** {@return whether ESTABLISHED was seen and DISCONNECTED not yet} */
     boolean isEstablished();
 
     /**

@@ -13,12 +13,13 @@ import java.util.Optional;
  */
 public interface CmListener extends VerbsObject {
 
-    /** @return the bound address (with the port chosen if 0 was asked) */
+    /** {@return the bound address (with the port chosen if 0 was asked)} */
     InetSocketAddress localAddress();
 
     /**
+     * {@return the next event, or empty on timeout}
+     *
      * @param timeout the longest wait
-     * @return the next event, or empty on timeout
      * @throws VerbsException the errno of poll(2) or rdma_get_cm_event
      */
     Optional<CmEvent> nextEvent(Duration timeout) throws VerbsException;

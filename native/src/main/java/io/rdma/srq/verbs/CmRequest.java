@@ -10,10 +10,10 @@ import java.net.InetSocketAddress;
  */
 public interface CmRequest {
 
-    /** @return the peer's address */
+    /** {@return the peer's address} */
     InetSocketAddress remoteAddress();
 
-    /** @return the private data the peer sent (may be empty) */
+    /** {@return the private data the peer sent (may be empty)} */
     byte[] privateData();
 
     /**

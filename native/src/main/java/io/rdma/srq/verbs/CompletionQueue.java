@@ -8,7 +8,7 @@ import io.rdma.srq.api.VerbsException;
  */
 public interface CompletionQueue extends VerbsObject {
 
-    /** @return the actual number of entries, ≥ the requested cqe */
+    /** {@return the actual number of entries, ≥ the requested cqe} */
     int cqe();
 
     /**

@@ -15,10 +15,10 @@ import java.util.Optional;
  */
 public interface Context extends VerbsObject {
 
-    /** @return the device name, e.g. {@code rxe0} */
+    /** {@return the device name, e.g. {@code rxe0}} */
     String deviceName();
 
-    /** @return the provider that opened it */
+    /** {@return the provider that opened it} */
     String providerName();
 
     /**

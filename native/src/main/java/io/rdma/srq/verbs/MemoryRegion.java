@@ -8,18 +8,18 @@ import java.lang.foreign.MemorySegment;
  */
 public interface MemoryRegion extends VerbsObject {
 
-    /** @return the registered memory (its contents are not accessible after close if the MR owns it) */
+    /** {@return the registered memory (its contents are not accessible after close if the MR owns it)} */
     MemorySegment segment();
 
-    /** @return the start address (what an SGE's addr holds) */
+    /** {@return the start address (what an SGE's addr holds)} */
     long address();
 
-    /** @return the length in bytes */
+    /** {@return the length in bytes} */
     long length();
 
-    /** @return the local key, for SGEs of local work requests */
+    /** {@return the local key, for SGEs of local work requests} */
     int lkey();
 
-    /** @return the remote key, for peers' RDMA access */
+    /** {@return the remote key, for peers' RDMA access} */
     int rkey();
 }

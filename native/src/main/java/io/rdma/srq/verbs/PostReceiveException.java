@@ -12,9 +12,12 @@ public class PostReceiveException extends VerbsException {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /** The index of the first WR not posted. */
     private final int failedIndex;
 
     /**
+     * A partly posted chain.
+     *
      * @param errno       the errno ibv_post_srq_recv returned ({@code ENOMEM} when full)
      * @param failedIndex the index of bad_wr in the chain
      * @param count       the chain length
@@ -24,7 +27,7 @@ public class PostReceiveException extends VerbsException {
         this.failedIndex = failedIndex;
     }
 
-    /** @return the index of the first WR not posted, = the number that were posted */
+    /** {@return the index of the first WR not posted, = the number that were posted} */
     public int failedIndex() {
         return failedIndex;
     }

@@ -12,7 +12,7 @@ import java.util.Set;
  */
 public interface ProtectionDomain extends VerbsObject {
 
-    /** @return the context it was allocated on */
+    /** {@return the context it was allocated on} */
     Context context();
 
     /**

@@ -16,7 +16,12 @@ public final class QpInitAttributes {
 
     /** QP transport types ({@code enum ibv_qp_type}); the value is the C constant. */
     public enum QpType {
-        RC(2), UC(3), UD(4);
+        /** IBV_QPT_RC: reliable connected, the only type that takes its receives from an SRQ here. */
+        RC(2),
+        /** IBV_QPT_UC: unreliable connected. */
+        UC(3),
+        /** IBV_QPT_UD: unreliable datagram. */
+        UD(4);
 
         private final int code;
 
@@ -24,7 +29,7 @@ public final class QpInitAttributes {
             this.code = code;
         }
 
-        /** @return the C value of IBV_QPT_* */
+        /** {@return the C value of IBV_QPT_*} */
         public int code() {
             return code;
         }
@@ -53,9 +58,10 @@ public final class QpInitAttributes {
     }
 
     /**
+     * {@return a builder with max_send_wr 1, max_send_sge 1, max_recv_wr and max_recv_sge 0 (right
+     *         for a QP on an SRQ; set both for a QP with its own receive queue), no inline data}
+     *
      * @param type the transport (RC for SRQ connections)
-     * @return a builder with max_send_wr 1, max_send_sge 1, max_recv_wr and max_recv_sge 0 (right
-     *         for a QP on an SRQ; set both for a QP with its own receive queue), no inline data
      */
     public static Builder builder(QpType type) {
         return new Builder(Objects.requireNonNull(type, "type"));
@@ -73,47 +79,47 @@ public final class QpInitAttributes {
         return builder(QpType.RC).cq(cq).srq(Objects.requireNonNull(srq, "srq")).maxSendWr(maxSendWr).build();
     }
 
-    /** @return the transport ({@code qp_type}) */
+    /** {@return the transport ({@code qp_type})} */
     public QpType type() {
         return type;
     }
 
-    /** @return the CQ for send completions ({@code send_cq}) */
+    /** {@return the CQ for send completions ({@code send_cq})} */
     public CompletionQueue sendCq() {
         return sendCq;
     }
 
-    /** @return the CQ for receive completions ({@code recv_cq}) */
+    /** {@return the CQ for receive completions ({@code recv_cq})} */
     public CompletionQueue recvCq() {
         return recvCq;
     }
 
-    /** @return the SRQ ({@code srq}), or {@code null} for a QP with its own receive queue */
+    /** {@return the SRQ ({@code srq}), or {@code null} for a QP with its own receive queue} */
     public SharedReceiveQueue srq() {
         return srq;
     }
 
-    /** @return send queue depth in WRs ({@code cap.max_send_wr}) */
+    /** {@return send queue depth in WRs ({@code cap.max_send_wr})} */
     public int maxSendWr() {
         return maxSendWr;
     }
 
-    /** @return receive queue depth in WRs ({@code cap.max_recv_wr}; 0 with an SRQ) */
+    /** {@return receive queue depth in WRs ({@code cap.max_recv_wr}; 0 with an SRQ)} */
     public int maxRecvWr() {
         return maxRecvWr;
     }
 
-    /** @return SGEs per send WR ({@code cap.max_send_sge}) */
+    /** {@return SGEs per send WR ({@code cap.max_send_sge})} */
     public int maxSendSge() {
         return maxSendSge;
     }
 
-    /** @return SGEs per receive WR ({@code cap.max_recv_sge}; 0 with an SRQ) */
+    /** {@return SGEs per receive WR ({@code cap.max_recv_sge}; 0 with an SRQ)} */
     public int maxRecvSge() {
         return maxRecvSge;
     }
 
-    /** @return bytes that may be sent inline ({@code cap.max_inline_data}), 0 for none */
+    /** {@return bytes that may be sent inline ({@code cap.max_inline_data}), 0 for none} */
     public int maxInlineData() {
         return maxInlineData;
     }
@@ -141,61 +147,107 @@ public final class QpInitAttributes {
             this.type = type;
         }
 
-        /** @param cq the CQ for both send and receive completions */
+        /**
+         * Sets {@code cq}.
+         *
+         * @param cq the CQ for both send and receive completions
+         * @return this builder
+         */
         public Builder cq(CompletionQueue cq) {
             return sendCq(cq).recvCq(cq);
         }
 
-        /** @param cq the CQ for send completions */
+        /**
+         * Sets {@code sendCq}.
+         *
+         * @param cq the CQ for send completions
+         * @return this builder
+         */
         public Builder sendCq(CompletionQueue cq) {
             this.sendCq = Objects.requireNonNull(cq, "sendCq");
             return this;
         }
 
-        /** @param cq the CQ for receive completions */
+        /**
+         * Sets {@code recvCq}.
+         *
+         * @param cq the CQ for receive completions
+         * @return this builder
+         */
         public Builder recvCq(CompletionQueue cq) {
             this.recvCq = Objects.requireNonNull(cq, "recvCq");
             return this;
         }
 
-        /** @param srq the SRQ the QP's receives come from, {@code null} for its own receive queue */
+        /**
+         * Sets {@code srq}.
+         *
+         * @param srq the SRQ the QP's receives come from, {@code null} for its own receive queue
+         * @return this builder
+         */
         public Builder srq(SharedReceiveQueue srq) {
             this.srq = srq;
             return this;
         }
 
-        /** @param n send queue depth in WRs, 1..max_qp_wr */
+        /**
+         * Sets {@code maxSendWr}.
+         *
+         * @param n send queue depth in WRs, 1..max_qp_wr
+         * @return this builder
+         */
         public Builder maxSendWr(int n) {
             this.maxSendWr = nonNegative("maxSendWr", n);
             return this;
         }
 
-        /** @param n receive queue depth in WRs, 1..max_qp_wr without an SRQ (ignored with one) */
+        /**
+         * Sets {@code maxRecvWr}.
+         *
+         * @param n receive queue depth in WRs, 1..max_qp_wr without an SRQ (ignored with one)
+         * @return this builder
+         */
         public Builder maxRecvWr(int n) {
             this.maxRecvWr = nonNegative("maxRecvWr", n);
             return this;
         }
 
-        /** @param n SGEs per send WR, 1..max_sge */
+        /**
+         * Sets {@code maxSendSge}.
+         *
+         * @param n SGEs per send WR, 1..max_sge
+         * @return this builder
+         */
         public Builder maxSendSge(int n) {
             this.maxSendSge = nonNegative("maxSendSge", n);
             return this;
         }
 
-        /** @param n SGEs per receive WR, 1..max_sge without an SRQ (ignored with one) */
+        /**
+         * Sets {@code maxRecvSge}.
+         *
+         * @param n SGEs per receive WR, 1..max_sge without an SRQ (ignored with one)
+         * @return this builder
+         */
         public Builder maxRecvSge(int n) {
             this.maxRecvSge = nonNegative("maxRecvSge", n);
             return this;
         }
 
-        /** @param n bytes that may be sent inline, 0 for none */
+        /**
+         * Sets {@code maxInlineData}.
+         *
+         * @param n bytes that may be sent inline, 0 for none
+         * @return this builder
+         */
         public Builder maxInlineData(int n) {
             this.maxInlineData = nonNegative("maxInlineData", n);
             return this;
         }
 
         /**
-         * @return the attributes
+         * {@return the attributes}
+         *
          * @throws NullPointerException if no send or receive CQ was set
          */
         public QpInitAttributes build() {

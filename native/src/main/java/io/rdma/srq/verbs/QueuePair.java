@@ -9,10 +9,10 @@ import io.rdma.srq.api.VerbsException;
  */
 public interface QueuePair extends VerbsObject {
 
-    /** @return the QP number (24 bits) */
+    /** {@return the QP number (24 bits)} */
     int qpNum();
 
-    /** @return the SRQ its receives come from, or {@code null} */
+    /** {@return the SRQ its receives come from, or {@code null}} */
     SharedReceiveQueue srq();
 
     /**

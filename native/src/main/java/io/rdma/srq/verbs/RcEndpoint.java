@@ -21,6 +21,7 @@ public record RcEndpoint(int qpNum, int psn, int lid, byte[] gid) {
         gid = gid.clone();
     }
 
+    /** {@return a copy of the 16-byte GID} */
     @Override
     public byte[] gid() {
         return gid.clone();

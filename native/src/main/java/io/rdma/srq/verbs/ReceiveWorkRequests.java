@@ -37,6 +37,8 @@ public final class ReceiveWorkRequests implements AutoCloseable {
     private boolean open = true;
 
     /**
+     * Allocates the chain and links it once (in its own shared arena, freed by {@link #close()}).
+     *
      * @param capacity the longest chain, 1..65536
      * @throws IllegalArgumentException if capacity is out of range
      */
@@ -58,7 +60,8 @@ public final class ReceiveWorkRequests implements AutoCloseable {
     }
 
     /**
-     * @return the longest chain
+     * {@return the longest chain}
+     *
      * @throws IllegalStateException if closed
      */
     public int capacity() {
@@ -122,7 +125,8 @@ public final class ReceiveWorkRequests implements AutoCloseable {
     }
 
     /**
-     * @return the out-parameter cell for {@code bad_wr}
+     * {@return the out-parameter cell for {@code bad_wr}}
+     *
      * @throws IllegalStateException if closed
      */
     public MemorySegment badWrCell() {

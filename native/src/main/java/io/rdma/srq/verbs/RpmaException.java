@@ -21,9 +21,12 @@ public class RpmaException extends VerbsException {
     /** RPMA_E_INVAL */
     public static final int INVAL = -100004;
 
+    /** The RPMA_E_* value. */
     private final int rpmaError;
 
     /**
+     * A failed librpma call.
+     *
      * @param operation     the librpma function
      * @param rpmaError     its RPMA_E_* return value
      * @param text          rpma_err_2str of it
@@ -47,8 +50,9 @@ public class RpmaException extends VerbsException {
     }
 
     /**
+     * {@return its macro name}
+     *
      * @param code an RPMA_E_* value
-     * @return its macro name
      */
     public static String name(int code) {
         return switch (code) {
@@ -66,7 +70,7 @@ public class RpmaException extends VerbsException {
         };
     }
 
-    /** @return the RPMA_E_* value */
+    /** {@return the RPMA_E_* value} */
     public int rpmaError() {
         return rpmaError;
     }

@@ -22,7 +22,7 @@ public interface RpmaSrq extends VerbsObject {
      */
     void recv(RpmaMemory dst, long offset, int length, long opContext) throws VerbsException;
 
-    /** @return whether the SRQ has a shared receive CQ (rcq_size &gt; 0) */
+    /** {@return whether the SRQ has a shared receive CQ (rcq_size &gt; 0)} */
     boolean hasReceiveCq();
 
     /**

@@ -15,14 +15,15 @@ import io.rdma.srq.api.VerbsException;
  */
 public interface SharedReceiveQueue extends VerbsObject {
 
-    /** @return max_wr, cached until a resize (ibv_query_srq(3) FAQ) */
+    /** {@return max_wr, cached until a resize (ibv_query_srq(3) FAQ)} */
     int maxWr();
 
-    /** @return max_sge, cached (it cannot be modified) */
+    /** {@return max_sge, cached (it cannot be modified)} */
     int maxSge();
 
     /**
-     * @return the live srq_limit (0 once the limit event has fired)
+     * {@return the live srq_limit (0 once the limit event has fired)}
+     *
      * @throws VerbsException the errno ibv_query_srq returns
      */
     int srqLimit() throws VerbsException;
@@ -94,12 +95,13 @@ public interface SharedReceiveQueue extends VerbsObject {
     void postReceive(ReceiveWorkRequests wrs, int count) throws VerbsException;
 
     /**
-     * @return the SRQ number of an XRC SRQ (ibv_get_srq_num(3))
+     * {@return the SRQ number of an XRC SRQ (ibv_get_srq_num(3))}
+     *
      * @throws VerbsException {@code EOPNOTSUPP} for a basic SRQ
      */
     int srqNum() throws VerbsException;
 
-    /** @return how many open QPs take their receives from this SRQ */
+    /** {@return how many open QPs take their receives from this SRQ} */
     int attachedQueuePairs();
 
     /** Mask bit IBV_SRQ_MAX_WR. */

@@ -26,7 +26,7 @@ public final class Verbs {
     private Verbs() {
     }
 
-    /** @return every provider on the class path, available or not */
+    /** {@return every provider on the class path, available or not} */
     public static List<VerbsProvider> providers() {
         List<VerbsProvider> list = new ArrayList<>();
         ServiceLoader.load(VerbsProvider.class, Verbs.class.getClassLoader()).forEach(list::add);
@@ -34,11 +34,12 @@ public final class Verbs {
     }
 
     /**
+     * {@return the provider}
+     *
      * @param name {@code auto}, {@code ibverbs} or {@code soft}
-     * @return the provider
      * @throws VerbsException {@code ENODEV} if no provider of that name is installed, {@code ENOSYS} if
-     *                        it is installed but cannot run here (the message says why), or, for
-     *                        auto, if neither can
+     *                       it is installed but cannot run here (the message says why), or, for
+     *                       auto, if neither can
      */
     public static VerbsProvider provider(String name) throws VerbsException {
         if (AUTO.equals(name)) {

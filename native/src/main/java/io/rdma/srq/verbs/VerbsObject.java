@@ -30,6 +30,6 @@ public interface VerbsObject extends AutoCloseable {
     @Override
     void close() throws VerbsException;
 
-    /** @return whether {@link #close()} has run */
+    /** {@return whether {@link #close()} has run} */
     boolean isClosed();
 }

@@ -11,12 +11,12 @@ import java.util.Optional;
  */
 public interface VerbsProvider {
 
-    /** @return the provider's name: {@code ibverbs} or {@code soft} */
+    /** {@return the provider's name: {@code ibverbs} or {@code soft}} */
     String name();
 
     /**
-     * @return empty if the provider can be used here, else why not (e.g. "libibverbs.so.1 not
-     *         found: install Debian's libibverbs1 and ibverbs-providers")
+     * {@return empty if the provider can be used here, else why not (e.g. "libibverbs.so.1 not
+     *         found: install Debian's libibverbs1 and ibverbs-providers")}
      */
     Optional<String> unavailableReason();
 

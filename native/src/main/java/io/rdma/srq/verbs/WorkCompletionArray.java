@@ -38,6 +38,8 @@ public final class WorkCompletionArray implements AutoCloseable {
     private boolean open = true;
 
     /**
+     * Allocates the native array (in its own shared arena, freed by {@link #close()}).
+     *
      * @param capacity entries, 1..65536 (the {@code num_entries} of each poll)
      * @throws IllegalArgumentException if capacity is out of range
      */
@@ -51,7 +53,8 @@ public final class WorkCompletionArray implements AutoCloseable {
     }
 
     /**
-     * @return the number of entries one poll may fill
+     * {@return the number of entries one poll may fill}
+     *
      * @throws IllegalStateException if closed
      */
     public int capacity() {
@@ -80,62 +83,110 @@ public final class WorkCompletionArray implements AutoCloseable {
         return i * SIZE;
     }
 
-    /** @param i entry index @return wr_id (for receives on an SRQ: the value posted) */
+    /**
+     * {@return wr_id (for receives on an SRQ: the value posted)}
+     *
+     * @param i entry index
+     */
     public long wrId(int i) {
         return wcs.get(ValueLayout.JAVA_LONG, at(i) + WR_ID);
     }
 
-    /** @param i entry index @return the raw status, see {@link WcStatus} */
+    /**
+     * {@return the raw status, see {@link WcStatus}}
+     *
+     * @param i entry index
+     */
     public int statusCode(int i) {
         return wcs.get(ValueLayout.JAVA_INT, at(i) + STATUS);
     }
 
-    /** @param i entry index @return the status */
+    /**
+     * {@return the status}
+     *
+     * @param i entry index
+     */
     public WcStatus status(int i) {
         return WcStatus.of(statusCode(i));
     }
 
-    /** @param i entry index @return whether the status is SUCCESS */
+    /**
+     * {@return whether the status is SUCCESS}
+     *
+     * @param i entry index
+     */
     public boolean isSuccess(int i) {
         return statusCode(i) == 0;
     }
 
-    /** @param i entry index @return the opcode ({@code enum ibv_wc_opcode}; 128 = IBV_WC_RECV) */
+    /**
+     * {@return the opcode ({@code enum ibv_wc_opcode}; 128 = IBV_WC_RECV)}
+     *
+     * @param i entry index
+     */
     public int opcode(int i) {
         return wcs.get(ValueLayout.JAVA_INT, at(i) + OPCODE);
     }
 
-    /** @param i entry index @return the vendor error syndrome of a failed completion */
+    /**
+     * {@return the vendor error syndrome of a failed completion}
+     *
+     * @param i entry index
+     */
     public int vendorErr(int i) {
         return wcs.get(ValueLayout.JAVA_INT, at(i) + VENDOR_ERR);
     }
 
-    /** @param i entry index @return bytes received (unsigned 32-bit) */
+    /**
+     * {@return bytes received (unsigned 32-bit)}
+     *
+     * @param i entry index
+     */
     public int byteLen(int i) {
         return wcs.get(ValueLayout.JAVA_INT, at(i) + BYTE_LEN);
     }
 
-    /** @param i entry index @return wc_flags; {@link #WITH_IMM} marks valid immediate data */
+    /**
+     * {@return wc_flags; {@link #WITH_IMM} marks valid immediate data}
+     *
+     * @param i entry index
+     */
     public int wcFlags(int i) {
         return wcs.get(ValueLayout.JAVA_INT, at(i) + WC_FLAGS);
     }
 
-    /** @param i entry index @return whether imm_data is valid */
+    /**
+     * {@return whether imm_data is valid}
+     *
+     * @param i entry index
+     */
     public boolean hasImm(int i) {
         return (wcFlags(i) & WITH_IMM) != 0;
     }
 
-    /** @param i entry index @return imm_data converted from network to host order */
+    /**
+     * {@return imm_data converted from network to host order}
+     *
+     * @param i entry index
+     */
     public int immData(int i) {
         return NetworkOrder.swap32(wcs.get(ValueLayout.JAVA_INT, at(i) + IMM_DATA));
     }
 
-    /** @param i entry index @return the local QP number the completion belongs to */
+    /**
+     * {@return the local QP number the completion belongs to}
+     *
+     * @param i entry index
+     */
     public int qpNum(int i) {
         return wcs.get(ValueLayout.JAVA_INT, at(i) + QP_NUM);
     }
 
-    /** @param i entry index @return the sender's QP number */
+    /**
+     * {@return the sender's QP number}
+     *
+     * @param i entry index
+     */
     public int srcQp(int i) {
         return wcs.get(ValueLayout.JAVA_INT, at(i) + SRC_QP);
     }

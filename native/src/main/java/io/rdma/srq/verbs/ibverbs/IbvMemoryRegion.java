@@ -90,17 +90,17 @@ final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
         return rkey;
     }
 
-    /** @return the start address, also after close (a send naming a closed MR fails on the device) */
+    /** {@return the start address, also after close (a send naming a closed MR fails on the device)} */
     long start() {
         return buffer.address();
     }
 
-    /** @return the length in bytes, also after close */
+    /** {@return the length in bytes, also after close} */
     long size() {
         return buffer.byteSize();
     }
 
-    /** @return the lkey, also after close */
+    /** {@return the lkey, also after close} */
     int key() {
         return lkey;
     }

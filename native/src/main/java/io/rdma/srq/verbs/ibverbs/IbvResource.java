@@ -28,13 +28,13 @@ abstract class IbvResource extends ResourceBase {
         this.handle = pointer.reinterpret(size, scope(), null);
     }
 
-    /** @return the pointer, usable only while open (pass it to downcalls) */
+    /** {@return the pointer, usable only while open (pass it to downcalls)} */
     final MemorySegment handle() {
         ensureOpen();
         return handle;
     }
 
-    /** @return the native address, stable for the object's life (a registry key) */
+    /** {@return the native address, stable for the object's life (a registry key)} */
     final long nativeAddress() {
         return address;
     }
@@ -51,7 +51,7 @@ abstract class IbvResource extends ResourceBase {
         return whileOpen(create);
     }
 
-    /** @return an unscoped pointer for the destroy call only */
+    /** {@return an unscoped pointer for the destroy call only} */
     final MemorySegment raw() {
         return MemorySegment.ofAddress(address);
     }

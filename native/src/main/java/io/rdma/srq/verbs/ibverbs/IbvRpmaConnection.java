@@ -38,7 +38,7 @@ final class IbvRpmaConnection extends IbvResource implements RpmaConnection {
         }
     }
 
-    /** @return the next rpma_conn_event, or −2 on timeout */
+    /** {@return the next rpma_conn_event, or −2 on timeout} */
     private static int nextEvent(MemorySegment conn, int fd, Arena scope, Duration timeout) throws VerbsException {
         if (!Posix.readable(fd, scope, timeout)) {
             return -2;

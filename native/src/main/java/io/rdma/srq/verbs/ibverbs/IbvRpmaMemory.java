@@ -38,7 +38,7 @@ final class IbvRpmaMemory extends IbvResource implements RpmaMemory {
         return buffer;
     }
 
-    /** @return the rpma_mr_local pointer, while open */
+    /** {@return the rpma_mr_local pointer, while open} */
     MemorySegment mr() {
         return handle();
     }

@@ -24,7 +24,7 @@ final class IbvRpmaPeer extends IbvResource implements RpmaPeer {
         this.verbsContext = verbsContext;
     }
 
-    /** @return the address of the ibv_context the peer's objects live on (librdmacm's) */
+    /** {@return the address of the ibv_context the peer's objects live on (librdmacm's)} */
     long verbsContext() {
         return verbsContext;
     }

@@ -31,10 +31,11 @@ final class NativeCall {
     }
 
     /**
+     * {@return a handle taking (errnoState, args...)}
+     *
      * @param address    an exported function
      * @param descriptor its descriptor
      * @param more       further linker options (e.g. firstVariadicArg)
-     * @return a handle taking (errnoState, args...)
      */
     static MethodHandle capturing(MemorySegment address, FunctionDescriptor descriptor, Linker.Option... more) {
         Linker.Option[] options = java.util.Arrays.copyOf(more, more.length + 1);
@@ -43,8 +44,9 @@ final class NativeCall {
     }
 
     /**
+     * {@return a handle taking (functionPointer, errnoState, args...)}
+     *
      * @param descriptor the descriptor of a function pointer
-     * @return a handle taking (functionPointer, errnoState, args...)
      */
     static MethodHandle capturingPointer(FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(descriptor, CAPTURE);

@@ -60,13 +60,14 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         };
 
         /**
+         * {@return the actual max_sge}
+         *
          * @param maxSge the requested max_sge, 0..max_srq_sge
-         * @return the actual max_sge
          */
         abstract int actual(int maxSge);
     }
 
-    /** @return a builder with every flag false and no sizing rule or status set (all must be) */
+    /** {@return a builder with every flag false and no sizing rule or status set (all must be)} */
     public static Builder builder() {
         return new Builder();
     }
@@ -87,8 +88,9 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#hasRc()}
-         * @return this builder
          */
         public Builder hasRc(boolean v) {
             hasRc = v;
@@ -96,8 +98,9 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#createLimitHonoured()}
-         * @return this builder
          */
         public Builder createLimitHonoured(boolean v) {
             createLimitHonoured = v;
@@ -105,8 +108,9 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#limitMustBeBelowMaxWr()}
-         * @return this builder
          */
         public Builder limitMustBeBelowMaxWr(boolean v) {
             limitMustBeBelowMaxWr = v;
@@ -114,8 +118,9 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#srqSgeSizing()}
-         * @return this builder
          */
         public Builder srqSgeSizing(SrqSgeSizing v) {
             srqSgeSizing = v;
@@ -123,8 +128,9 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#recvLengthError()}
-         * @return this builder
          */
         public Builder recvLengthError(WcStatus v) {
             recvLengthError = v;
@@ -132,8 +138,9 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#sendLengthError()}
-         * @return this builder
          */
         public Builder sendLengthError(WcStatus v) {
             sendLengthError = v;
@@ -141,8 +148,9 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#recvProtectionError()}
-         * @return this builder
          */
         public Builder recvProtectionError(WcStatus v) {
             recvProtectionError = v;
@@ -150,8 +158,9 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#rcSrcQpReported()}
-         * @return this builder
          */
         public Builder rcSrcQpReported(boolean v) {
             rcSrcQpReported = v;
@@ -159,8 +168,9 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#lastWqeReachedEvent()}
-         * @return this builder
          */
         public Builder lastWqeReachedEvent(boolean v) {
             lastWqeReachedEvent = v;
@@ -168,7 +178,8 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
-         * @return the quirks
+         * {@return the quirks}
+         *
          * @throws NullPointerException if the sizing rule or a status was not set
          */
         public DriverQuirks build() {

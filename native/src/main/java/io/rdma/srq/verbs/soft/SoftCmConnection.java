@@ -147,8 +147,8 @@ final class SoftCmConnection extends SoftResource implements CmConnection {
     }
 
     /**
-     * @return the next event of an active connection (DISCONNECTED); empty for a passive one, whose
-     *         events go to its listener
+     * {@return the next event of an active connection (DISCONNECTED); empty for a passive one, whose
+     *         events go to its listener}
      */
     @Override
     public Optional<CmEvent> nextEvent(Duration timeout) {

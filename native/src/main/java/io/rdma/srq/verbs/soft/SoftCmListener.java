@@ -63,9 +63,9 @@ final class SoftCmListener extends SoftResource implements CmListener {
     }
 
     /**
-     * @return events in order; empty on timeout or when the listener closes. The connection of an
+     * {@return events in order; empty on timeout or when the listener closes. The connection of an
      *         event is {@code null} once it is closed (as the ibverbs provider, which forgets a
-     *         destroyed id, reports it)
+     *         destroyed id, reports it)}
      */
     @Override
     public Optional<CmEvent> nextEvent(Duration timeout) {
@@ -124,7 +124,7 @@ final class SoftCmListener extends SoftResource implements CmListener {
             return from;
         }
 
-        /** @return empty: the soft connect sends no private data */
+        /** {@return empty: the soft connect sends no private data} */
         @Override
         public byte[] privateData() {
             return new byte[0];
@@ -182,7 +182,7 @@ final class SoftCmListener extends SoftResource implements CmListener {
             }
         }
 
-        /** @return false if the request was no longer pending */
+        /** {@return false if the request was no longer pending} */
         synchronized boolean answer(State answer, RcEndpoint server, SoftCmConnection connection) {
             pending.remove(this);
             if (state != State.PENDING) {

@@ -99,7 +99,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
         return context;
     }
 
-    /** @return the actual size: the next power of two above the requested cqe, minus one */
+    /** {@return the actual size: the next power of two above the requested cqe, minus one} */
     @Override
     public int cqe() {
         checkOpen();

@@ -87,7 +87,7 @@ final class SoftContext extends SoftResource implements Context {
         return Verbs.SOFT;
     }
 
-    /** @return the profile's device attributes (for {@code soft_rxe0} those of rxe0, see {@link SoftProfile}) */
+    /** {@return the profile's device attributes (for {@code soft_rxe0} those of rxe0, see {@link SoftProfile})} */
     @Override
     public DeviceAttributes queryDevice() {
         checkOpen();
@@ -95,8 +95,9 @@ final class SoftContext extends SoftResource implements Context {
     }
 
     /**
+     * {@return the profile's port attributes}
+     *
      * @param port 1, the only port
-     * @return the profile's port attributes
      * @throws VerbsException {@code EINVAL} for any other port
      */
     @Override
@@ -133,8 +134,8 @@ final class SoftContext extends SoftResource implements Context {
     }
 
     /**
-     * @return the efadv attributes on {@code soft_efa0} (every capability bit set, including those
-     *         rdma-core 44's header does not name), else empty (efadv_query_device's EOPNOTSUPP)
+     * {@return the efadv attributes on {@code soft_efa0} (every capability bit set, including those
+     *         rdma-core 44's header does not name), else empty (efadv_query_device's EOPNOTSUPP)}
      */
     @Override
     public Optional<EfaDeviceAttributes> queryEfaDevice() {

@@ -52,7 +52,7 @@ final class SoftDevice {
         contexts.remove(context);
     }
 
-    /** @return the open contexts of this device */
+    /** {@return the open contexts of this device} */
     java.util.Set<SoftContext> contexts() {
         return contexts;
     }
@@ -61,12 +61,12 @@ final class SoftDevice {
         return profile.deviceName();
     }
 
-    /** @return the GID at {@code index}, which the caller has checked against gid_tbl_len */
+    /** {@return the GID at {@code index}, which the caller has checked against gid_tbl_len} */
     byte[] gid(int index) {
         return (index == 0 ? linkLocalGid : ipv4Gid).clone();
     }
 
-    /** @return the IPv4 address of GIDs 1.. (the address a connecting soft rdma_cm id has) */
+    /** {@return the IPv4 address of GIDs 1.. (the address a connecting soft rdma_cm id has)} */
     java.net.InetAddress ipv4Address() {
         try {
             return java.net.InetAddress.getByAddress(java.util.Arrays.copyOfRange(ipv4Gid, 12, 16));
@@ -75,7 +75,7 @@ final class SoftDevice {
         }
     }
 
-    /** @return whether {@code gid} is one of this device's GIDs */
+    /** {@return whether {@code gid} is one of this device's GIDs} */
     boolean ownsGid(byte[] gid) {
         return Arrays.equals(gid, linkLocalGid) || Arrays.equals(gid, ipv4Gid);
     }
@@ -124,8 +124,9 @@ final class SoftDevice {
     }
 
     /**
+     * {@return the open MR with that key, or {@code null}}
+     *
      * @param lkey a local key from a receive SGE
-     * @return the open MR with that key, or {@code null}
      */
     SoftMemoryRegion lookup(int lkey) {
         int slot = lkey >>> 8;

@@ -32,8 +32,9 @@ final class SoftEventQueue<E> {
     }
 
     /**
+     * {@return the oldest event, or empty on timeout, close or interrupt (the interrupt status is kept)}
+     *
      * @param timeout the longest wait; zero or negative does not wait
-     * @return the oldest event, or empty on timeout, close or interrupt (the interrupt status is kept)
      */
     Optional<E> take(Duration timeout) {
         long nanos = SoftContext.toNanos(timeout);

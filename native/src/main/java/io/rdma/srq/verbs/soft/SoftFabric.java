@@ -53,12 +53,12 @@ final class SoftFabric {
     private SoftFabric() {
     }
 
-    /** @return the device of a profile */
+    /** {@return the device of a profile} */
     static SoftDevice device(SoftProfile profile) {
         return DEVICES[profile.ordinal()];
     }
 
-    /** @return a new 24-bit QP number, never 0 or 1 (the special QPs) */
+    /** {@return a new 24-bit QP number, never 0 or 1 (the special QPs)} */
     static int newQpNum(SoftQueuePair qp) {
         while (true) {
             int n = NEXT_QPN.getAndIncrement() & 0xFFFFFF;
@@ -68,7 +68,7 @@ final class SoftFabric {
         }
     }
 
-    /** @return a new XRC SRQ number */
+    /** {@return a new XRC SRQ number} */
     static int newSrqNum() {
         return NEXT_SRQN.getAndIncrement() & 0xFFFFFF;
     }
@@ -81,7 +81,7 @@ final class SoftFabric {
         QPS.remove(qpNum, qp);
     }
 
-    /** @return every live QP (for the rare scans on QP destroy) */
+    /** {@return every live QP (for the rare scans on QP destroy)} */
     static Iterable<SoftQueuePair> queuePairs() {
         return QPS.values();
     }
@@ -149,7 +149,7 @@ final class SoftFabric {
         }
     }
 
-    /** @return the listener a connect to {@code remote} reaches (exact address, else wildcard), or null */
+    /** {@return the listener a connect to {@code remote} reaches (exact address, else wildcard), or null} */
     static SoftCmListener findListener(InetSocketAddress remote) {
         synchronized (LISTENERS) {
             SoftCmListener exact = LISTENERS.get(remote);
@@ -166,7 +166,7 @@ final class SoftFabric {
         }
     }
 
-    /** @return a port of the Linux ephemeral range 32768..60999, round robin */
+    /** {@return a port of the Linux ephemeral range 32768..60999, round robin} */
     static int ephemeralPort() {
         return EPHEMERAL_FIRST + Math.floorMod(NEXT_PORT.getAndIncrement(), EPHEMERAL_COUNT);
     }

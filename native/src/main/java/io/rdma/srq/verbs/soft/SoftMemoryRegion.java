@@ -77,27 +77,27 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
         return pd;
     }
 
-    /** @return the memory the device reads and writes */
+    /** {@return the memory the device reads and writes} */
     MemorySegment buffer() {
         return buffer;
     }
 
-    /** @return the start address, also after close (for the device's checks) */
+    /** {@return the start address, also after close (for the device's checks)} */
     long start() {
         return address;
     }
 
-    /** @return the length in bytes, also after close (for the device's checks) */
+    /** {@return the length in bytes, also after close (for the device's checks)} */
     long size() {
         return length;
     }
 
-    /** @return the lkey, also after close (the device's key table) */
+    /** {@return the lkey, also after close (the device's key table)} */
     int key() {
         return lkey;
     }
 
-    /** @return whether receives may write here (IBV_ACCESS_LOCAL_WRITE) */
+    /** {@return whether receives may write here (IBV_ACCESS_LOCAL_WRITE)} */
     boolean localWrite() {
         return (access & AccessFlag.LOCAL_WRITE.mask()) != 0;
     }
@@ -126,7 +126,7 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
         return lkey;
     }
 
-    /** @return the lkey (rxe and mlx5 hand out the same value) */
+    /** {@return the lkey (rxe and mlx5 hand out the same value)} */
     @Override
     public int rkey() {
         checkOpen();

@@ -232,47 +232,49 @@ public enum SoftProfile {
         this.quirks = quirks;
     }
 
-    /** @return the soft device name of this profile: {@code soft_rxe0}, {@code soft_mlx5_0} or {@code soft_efa0} */
+    /** {@return the soft device name of this profile: {@code soft_rxe0}, {@code soft_mlx5_0} or {@code soft_efa0}} */
     public String deviceName() {
         return deviceName;
     }
 
-    /** @return the node GUID in host order (locally administered, unique per soft device): node_guid of {@link #deviceAttributes()} */
+    /**
+     * {@return the node GUID in host order (locally administered, unique per soft device): node_guid of {@link #deviceAttributes()}}
+     */
     public long nodeGuid() {
         return device.nodeGuid();
     }
 
-    /** @return what ibv_query_device(3) reports */
+    /** {@return what ibv_query_device(3) reports} */
     public DeviceAttributes deviceAttributes() {
         return device;
     }
 
-    /** @return what ibv_query_port(3) reports for port 1, the only port */
+    /** {@return what ibv_query_port(3) reports for port 1, the only port} */
     public PortAttributes portAttributes() {
         return port;
     }
 
-    /** @return efadv_query_device(3) attributes, or {@code null} for a device that is not EFA */
+    /** {@return efadv_query_device(3) attributes, or {@code null} for a device that is not EFA} */
     EfaDeviceAttributes efaAttributes() {
         return efa;
     }
 
-    /** @return the driver behaviours no device attribute announces */
+    /** {@return the driver behaviours no device attribute announces} */
     public DriverQuirks quirks() {
         return quirks;
     }
 
-    /** @return whether this device has shared receive queues ({@code max_srq > 0}) */
+    /** {@return whether this device has shared receive queues ({@code max_srq > 0})} */
     public boolean hasSrq() {
         return device.maxSrq() > 0;
     }
 
-    /** @return whether ibv_modify_srq(3) may change max_wr (IBV_DEVICE_SRQ_RESIZE) */
+    /** {@return whether ibv_modify_srq(3) may change max_wr (IBV_DEVICE_SRQ_RESIZE)} */
     public boolean canResizeSrq() {
         return device.has(DeviceCapability.SRQ_RESIZE);
     }
 
-    /** @return whether the device has XRC (IBV_DEVICE_XRC) */
+    /** {@return whether the device has XRC (IBV_DEVICE_XRC)} */
     public boolean hasXrc() {
         return device.has(DeviceCapability.XRC);
     }

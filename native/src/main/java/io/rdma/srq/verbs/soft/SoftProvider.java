@@ -32,21 +32,19 @@ public final class SoftProvider implements VerbsProvider {
     public SoftProvider() {
     }
 
-    /** @return {@code soft} ({@link Verbs#SOFT}) */
+    /** {@return {@code soft} ({@link Verbs#SOFT})} */
     @Override
     public String name() {
         return Verbs.SOFT;
     }
 
-    /** @return always empty: the soft device runs everywhere */
+    /** {@return always empty: the soft device runs everywhere} */
     @Override
     public Optional<String> unavailableReason() {
         return Optional.empty();
     }
 
-    /**
-     * @return one device per {@link SoftProfile}, rxe first; node GUIDs in host order
-     */
+    /** {@return one device per {@link SoftProfile}, rxe first; node GUIDs in host order} */
     @Override
     public List<DeviceInfo> devices() {
         List<DeviceInfo> list = new ArrayList<>();
@@ -84,7 +82,7 @@ public final class SoftProvider implements VerbsProvider {
         return new SoftContext(SoftFabric.device(profile));
     }
 
-    /** @return the default soft device's name, {@code soft_rxe0} */
+    /** {@return the default soft device's name, {@code soft_rxe0}} */
     public static String defaultDeviceName() {
         return SoftProfile.RXE.deviceName();
     }

@@ -183,7 +183,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
         return context;
     }
 
-    /** @return whether this is an RC QP in RESET, the state connect starts from */
+    /** {@return whether this is an RC QP in RESET, the state connect starts from} */
     boolean isRcInReset() {
         return type == QpInitAttributes.QpType.RC && state.get() == RESET;
     }
@@ -201,9 +201,10 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
     }
 
     /**
+     * {@return qp_num, the PSN chosen at creation, LID 0 (RoCE) and the GID}
+     *
      * @param port     1
      * @param gidIndex any index below gid_tbl_len (see {@link SoftDevice} for the GIDs)
-     * @return qp_num, the PSN chosen at creation, LID 0 (RoCE) and the GID
      * @throws VerbsException {@code EINVAL} for a port or GID index out of range
      */
     @Override
@@ -402,7 +403,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
         }
     }
 
-    /** @return the connected peer if it would acknowledge this QP's packets, else null */
+    /** {@return the connected peer if it would acknowledge this QP's packets, else null} */
     private SoftQueuePair reachablePeer() {
         SoftQueuePair b = peer;
         if (b == null || b.state.get() == DESTROYED) {

@@ -366,7 +366,8 @@ final class SoftSharedReceiveQueue extends SoftResource implements SharedReceive
     }
 
     /**
-     * @return the XRC SRQ number
+     * {@return the XRC SRQ number}
+     *
      * @throws VerbsException {@code EOPNOTSUPP} for a basic SRQ
      */
     @Override

@@ -9,8 +9,9 @@ public final class NativeLibrary {
     }
 
     /**
+     * {@return whether dlopen(3) finds it (it stays loaded: the global arena)}
+     *
      * @param soname e.g. {@code libibverbs.so.1}
-     * @return whether dlopen(3) finds it (it stays loaded: the global arena)
      */
     public static boolean loads(String soname) {
         try {

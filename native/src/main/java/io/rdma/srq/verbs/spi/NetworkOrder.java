@@ -9,12 +9,20 @@ public final class NetworkOrder {
     private NetworkOrder() {
     }
 
-    /** @param v a 32-bit value in either order @return it converted (the conversion is its own inverse) */
+    /**
+     * {@return it converted (the conversion is its own inverse)}
+     *
+     * @param v a 32-bit value in either order
+     */
     public static int swap32(int v) {
         return SWAP ? Integer.reverseBytes(v) : v;
     }
 
-    /** @param v a 64-bit value in either order @return it converted */
+    /**
+     * {@return it converted}
+     *
+     * @param v a 64-bit value in either order
+     */
     public static long swap64(long v) {
         return SWAP ? Long.reverseBytes(v) : v;
     }

@@ -61,12 +61,12 @@ public abstract class ResourceBase implements VerbsObject {
         }
     }
 
-    /** @return the arena native handles of this object are bound to; closed by {@link #close()} */
+    /** {@return the arena native handles of this object are bound to; closed by {@link #close()}} */
     protected final Arena scope() {
         return scope;
     }
 
-    /** @return the description used in messages */
+    /** {@return the description used in messages} */
     public final String kind() {
         return kind;
     }
@@ -77,6 +77,8 @@ public abstract class ResourceBase implements VerbsObject {
     }
 
     /**
+     * Refuses use after close; the check of one volatile field, cheap enough for every call.
+     *
      * @throws IllegalStateException if closed
      */
     protected final void ensureOpen() {
@@ -133,7 +135,7 @@ public abstract class ResourceBase implements VerbsObject {
                 : other.whileOpen(() -> whileAllOpen(action, others, next + 1));
     }
 
-    /** @return how many open objects use this one */
+    /** {@return how many open objects use this one} */
     protected final int userCount() {
         synchronized (users) {
             return users.size();

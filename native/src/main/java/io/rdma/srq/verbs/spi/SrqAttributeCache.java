@@ -16,7 +16,8 @@ public final class SrqAttributeCache {
     @FunctionalInterface
     public interface Query {
         /**
-         * @return the attributes the device reports now
+         * {@return the attributes the device reports now}
+         *
          * @throws VerbsException the errno of the query
          */
         SrqAttributes query() throws VerbsException;
@@ -26,6 +27,8 @@ public final class SrqAttributeCache {
     private volatile SrqAttributes cached;
 
     /**
+     * A cache that starts with what create read back.
+     *
      * @param query   the live query
      * @param created the attributes read back right after create
      */
@@ -34,18 +37,19 @@ public final class SrqAttributeCache {
         this.cached = created;
     }
 
-    /** @return cached max_wr */
+    /** {@return cached max_wr} */
     public int maxWr() {
         return cached.maxWr();
     }
 
-    /** @return cached max_sge */
+    /** {@return cached max_sge} */
     public int maxSge() {
         return cached.maxSge();
     }
 
     /**
-     * @return srq_limit, read live
+     * {@return srq_limit, read live}
+     *
      * @throws VerbsException the errno of the query
      */
     public int srqLimit() throws VerbsException {
@@ -53,7 +57,8 @@ public final class SrqAttributeCache {
     }
 
     /**
-     * @return all attributes, read live; refreshes the cache
+     * {@return all attributes, read live; refreshes the cache}
+     *
      * @throws VerbsException the errno of the query
      */
     public SrqAttributes query() throws VerbsException {
