@@ -24,7 +24,12 @@ public interface ReceiveCompletion {
     /** {@return imm_data in host byte order (0 when {@link #hasImmData()} is false)} */
     int immData();
 
-    /** {@return src_qp: the sender's QP number} */
+    /**
+     * {@return src_qp as the device reports it: the sender's QP number on UD, but not to be relied on
+     * for these RC connections} ibv_poll_cq(3) calls src_qp valid for UD only; rxe leaves it 0 on RC
+     * (rxe_resp.c sets it only from a DETH, as measured on rxe0), mlx5 reports the sender's QP. The
+     * connection a message came on is {@link #qpNum()}, the local QP.
+     */
     int srcQp();
 
     /** {@return qp_num: the local QP (the connection) the message arrived on} */

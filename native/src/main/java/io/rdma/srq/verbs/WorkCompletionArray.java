@@ -183,7 +183,7 @@ public final class WorkCompletionArray implements AutoCloseable {
     }
 
     /**
-     * {@return the sender's QP number}
+     * {@return src_qp: the sender's QP number, valid for UD only (ibv_poll_cq(3); rxe leaves it 0 on RC)}
      *
      * @param i entry index
      */

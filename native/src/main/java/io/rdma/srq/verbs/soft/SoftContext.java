@@ -26,7 +26,8 @@ import java.util.Optional;
 /**
  * {@link Context} of a soft device. The asynchronous event queue (what the async fd of a real
  * context delivers) lives here: SRQ_LIMIT_REACHED, CQ_ERR and QP_LAST_WQE_REACHED are queued by the
- * objects of this context.
+ * objects of this context, DEVICE_FATAL and PORT_ERR by {@link SoftProvider#raiseDeviceFatal} and
+ * {@link SoftProvider#raisePortError}.
  *
  * <p>Events are handed out as copies, already acknowledged (as {@link Context#getAsyncEvent} does on
  * every provider), so destroying the object an event names never waits for an ibv_ack_async_event

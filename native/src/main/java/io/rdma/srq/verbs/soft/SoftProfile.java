@@ -280,11 +280,12 @@ public enum SoftProfile {
     }
 
     /**
-     * ibv_create_srq(3)'s actual max_wr for a request: the next power of two above {@code maxWr}, minus
-     * one (rxe_queue_init and mlx5_alloc_srq_buf both size the ring so).
+     * The actual size of a ring for a request: ibv_create_srq(3)'s max_wr and ibv_create_cq(3)'s cqe,
+     * the next power of two above {@code maxWr}, minus one (rxe_queue_init and mlx5_alloc_srq_buf both
+     * size the ring so).
      *
-     * @param maxWr the requested max_wr, ≥ 1
-     * @return the actual max_wr
+     * @param maxWr the requested max_wr or cqe, ≥ 1
+     * @return the actual size
      */
     static int actualMaxWr(int maxWr) {
         long slots = Long.highestOneBit((long) maxWr) << 1; // next power of two > maxWr, i.e. ≥ maxWr + 1

@@ -10,8 +10,8 @@
  * IllegalStateException after close); SRQ attributes are read through
  * {@link io.rdma.srq.verbs.spi.SrqAttributeCache}. Receive WRs are read from the native
  * {@code struct ibv_recv_wr} chain of {@link io.rdma.srq.verbs.ReceiveWorkRequests} along its
- * {@code next} pointers, and completions are written as {@code struct ibv_wc} bytes into
- * {@link io.rdma.srq.verbs.WorkCompletionArray#segment()} (layouts from the generated
+ * {@code next} pointers, and completions are kept as {@code struct ibv_wc} bytes and copied into
+ * {@link io.rdma.srq.verbs.WorkCompletionArray#segment()} by a poll (layouts from the generated
  * {@code io.rdma.srq.verbs.ffi.ibverbs} classes), so the code around post and poll is the same as
  * with libibverbs. The soft device never loads libibverbs.
  *
@@ -31,35 +31,46 @@
  * 32768..60999); {@link io.rdma.srq.verbs.Context#connect} from any soft context of the JVM queues a
  * CONNECT_REQUEST there and waits, bounded by its timeout, for accept (both QPs go RESET → RTS towards
  * each other, ESTABLISHED on the listener) or reject (ECONNREFUSED); no listener is ECONNREFUSED (a
- * real CM's REJECTED), no answer ETIMEDOUT. Disconnect queues DISCONNECTED on both sides; there is no
- * TIMEWAIT_EXIT and no private data.
+ * real CM's REJECTED), a full backlog ECONNREFUSED too, no answer ETIMEDOUT. Disconnect queues
+ * DISCONNECTED on both sides; there is no TIMEWAIT_EXIT and no private data. An event whose connection
+ * was closed before it is taken names no connection, as with the ibverbs provider.
  *
  * <h2>Events</h2>
- * Async events (SRQ_LIMIT_REACHED, CQ_ERR, QP_LAST_WQE_REACHED on soft_mlx5_0) queue on the context;
+ * Async events (SRQ_LIMIT_REACHED, CQ_ERR, QP_LAST_WQE_REACHED on soft_mlx5_0, and the DEVICE_FATAL and
+ * PORT_ERR of {@link io.rdma.srq.verbs.soft.SoftProvider#raiseDeviceFatal} and
+ * {@link io.rdma.srq.verbs.soft.SoftProvider#raisePortError}) queue on the context;
  * {@link io.rdma.srq.verbs.Context#getAsyncEvent} and
  * {@link io.rdma.srq.verbs.CompletionChannel#getCqEvent} wait at most their timeout and return at once
  * when the context or channel closes. As on every provider, an event is copied and acknowledged
  * before it is returned, so no destroy ever waits for an unacknowledged event (ibv_destroy_srq,
  * ibv_destroy_qp and ibv_destroy_cq would block on one with libibverbs).
  *
+ * <h2>Behaviour measured on rxe0 in the lab (kernel 6.1, rdma-core 44)</h2>
+ * <ul>
+ *   <li>A SEND longer than the receive completes the receive with {@code LOC_QP_OP_ERR} and the send
+ *       with {@code REM_OP_ERR}; both QPs go to ERROR. soft_mlx5_0 gives {@code LOC_LEN_ERR} /
+ *       {@code REM_INV_REQ_ERR} (mlx5's CQE syndromes).</li>
+ *   <li>src_qp of an RC receive completion is 0: ibv_poll_cq(3) calls src_qp valid for UD only, and
+ *       rxe_resp.c (do_complete) sets it only from a DETH. soft_rxe0 leaves it 0 too; soft_mlx5_0
+ *       reports the sender's QP number, as mlx5 does. Code that needs the sender of an RC receive maps
+ *       qp_num (the receiving QP) to its connection.</li>
+ *   <li>IBV_EVENT_QP_LAST_WQE_REACHED never comes on kernel 6.1 (6.12 raises it, driver note 8):
+ *       soft_rxe0 never raises it, soft_mlx5_0 does when an SRQ-attached QP enters ERROR.</li>
+ * </ul>
+ *
  * <h2>Behaviour taken from driver source rather than measured on rxe0</h2>
  * <ul>
- *   <li>rxe: a SEND longer than the receive completes the receive with {@code REM_INV_REQ_ERR}, not
- *       {@code LOC_LEN_ERR} (rxe_resp.c, RESPST_ERR_LENGTH is a class C error), and the send with
- *       {@code REM_INV_REQ_ERR}; both QPs go to ERROR.</li>
- *   <li>src_qp of an RC receive completion: every soft profile reports the sender's QP number (the
- *       project's choice). ibv_poll_cq(3) calls src_qp valid for UD only, and rxe (rxe_resp.c
- *       do_complete) sets it only from a DETH, so on rxe0 it reads 0 for RC: code that needs the
- *       sender of an RC receive should map qp_num (the receiving QP) to its connection instead.
- *       {@code SoftProfile}'s {@code rcSrcQpReported} switches soft_rxe0 to rxe's 0.</li>
- *   <li>rxe: a receive SGE outside a writable MR gives {@code LOC_QP_OP_ERR} (RESPST_ERR_MALFORMED_WQE).</li>
- *   <li>rxe: srq_limit may equal max_wr (the check is {@code srq_limit > index_mask}); modify checks
- *       run before anything changes; a resize below the outstanding count is EINVAL.</li>
+ *   <li>rxe: a receive SGE outside a writable MR gives {@code LOC_QP_OP_ERR} (RESPST_ERR_MALFORMED_WQE),
+ *       mlx5 {@code LOC_PROT_ERR}; the send completes with {@code REM_OP_ERR} on every profile.</li>
+ *   <li>rxe: srq_limit may equal max_wr (rxe_srq_chk_attr refuses only {@code srq_limit > index_mask},
+ *       and index_mask is the rounded max_wr); modify checks run before anything changes; a resize
+ *       below the outstanding count is EINVAL.</li>
  *   <li>CQ overrun: rxe raises CQ_ERR on every failed rxe_cq_post; the soft CQ raises it once until
  *       polled.</li>
  *   <li>mlx5: limit ≥ max_wr is EINVAL (driver note 1); the kernel compares with
  *       its internal queue size, which rdma-core's SRQ wait queue makes larger than max_wr + 1.</li>
  *   <li>The mlx5 and EFA device attributes are typical values, not measured.</li>
  * </ul>
+ * Each of these is a named property of {@link io.rdma.srq.verbs.soft.DriverQuirks} with its source.
  */
 package io.rdma.srq.verbs.soft;
