@@ -75,20 +75,14 @@ public enum SoftProfile {
                     .localCaAckDelay(15)
                     .physPortCnt(1)
                     .build(),
-            PortAttributes.builder()
-                    .state(PortAttributes.STATE_ACTIVE)
-                    .maxMtu(5)
+            rocePortUp()
                     .activeMtu(3)
                     .gidTblLen(1024)
                     .portCapFlags(0x00010000L)
                     .maxMsgSz(0x800000L)
-                    .pkeyTblLen(1)
                     .maxVlNum(1)
                     .activeWidth(1)
                     .activeSpeed(1)
-                    .physState(5)
-                    .linkLayer(2)
-                    .flags(1)
                     .build(),
             null,
             DriverQuirks.builder()
@@ -138,20 +132,14 @@ public enum SoftProfile {
                     .localCaAckDelay(16)
                     .physPortCnt(1)
                     .build(),
-            PortAttributes.builder()
-                    .state(PortAttributes.STATE_ACTIVE)
-                    .maxMtu(5)
+            rocePortUp()
                     .activeMtu(3)
                     .gidTblLen(256)
                     .portCapFlags(0x04010000L)
                     .maxMsgSz(0x40000000L)
-                    .pkeyTblLen(1)
                     .maxVlNum(4)
                     .activeWidth(2)
                     .activeSpeed(32)
-                    .physState(5)
-                    .linkLayer(2)
-                    .flags(1)
                     .build(),
             null,
             DriverQuirks.builder()
@@ -230,6 +218,21 @@ public enum SoftProfile {
         this.port = port;
         this.efa = efa;
         this.quirks = quirks;
+    }
+
+    /**
+     * {@return what every RoCE port that is up reports alike} ACTIVE, max_mtu 4096 (5), one P_Key,
+     * phys_state LinkUp (5), link_layer ETHERNET (2), flags IBV_QPF_GRH_REQUIRED (1); the rest is
+     * per device.
+     */
+    private static PortAttributes.Builder rocePortUp() {
+        return PortAttributes.builder()
+                .state(PortAttributes.STATE_ACTIVE)
+                .maxMtu(5)
+                .pkeyTblLen(1)
+                .physState(5)
+                .linkLayer(2)
+                .flags(1);
     }
 
     /** {@return the soft device name of this profile: {@code soft_rxe0}, {@code soft_mlx5_0} or {@code soft_efa0}} */
