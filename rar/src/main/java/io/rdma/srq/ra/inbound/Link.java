@@ -2,7 +2,7 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.SendRing;
+import io.rdma.srq.ra.support.SendRing;
 import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.ProtectionDomain;

@@ -8,7 +8,6 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.DeviceChoice;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmListener;
@@ -123,9 +122,9 @@ public final class SrqActivation {
         this.channel = config.pollMode() == InboundConfig.PollMode.BUSY ? null : context.createCompletionChannel();
         this.cq = context.createCq(config.cqSize(), channel);
         // create with limit 0 and arm after the first receives are posted (driver note 4)
-        this.srq = pd.createSrq(new SrqAttributes(config.srqMaxWr(), config.srqMaxSge(), 0));
-        this.slab = pd.allocateRegistered((long) config.srqMaxWr() * config.bufferSize(), EnumSet.of(AccessFlag.LOCAL_WRITE));
-        this.free = new int[config.srqMaxWr()];
+        this.srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
+        this.slab = pd.allocateRegistered((long) config.srq().maxWr() * config.bufferSize(), EnumSet.of(AccessFlag.LOCAL_WRITE));
+        this.free = new int[config.srq().maxWr()];
         for (int i = 0; i < free.length; i++) {
             free[freeCount++] = i;
         }
@@ -135,10 +134,10 @@ public final class SrqActivation {
         try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(BATCH)) {
             topUp(wrs);
         }
-        if (config.srqLimit() > 0) {
-            srq.armLimit(config.srqLimit());
+        if (config.srq().srqLimit() > 0) {
+            srq.armLimit(config.srq().srqLimit());
         }
-        this.listener = context.listen(new InetSocketAddress(config.listenAddress(), config.listenPort()), 128);
+        this.listener = context.listen(config.listenAddress(), 128);
         this.connector = config.connectTo() == null ? null : new Connector(srqName, context, config.connectTo(),
                 config.connectCount(), config.reconnectInterval(), this::newLink, links);
     }
@@ -177,7 +176,7 @@ public final class SrqActivation {
         LOG.infof("activation %s on %s listening at %s%s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, limit %d",
                 a.srqName, a.context.deviceName(), a.listener.localAddress(), config.connectTo() == null ? ""
                         : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
-                a.srq.maxWr(), config.srqMaxWr(), config.bufferSize(), a.fill, config.srqLimit());
+                a.srq.maxWr(), config.srq().maxWr(), config.bufferSize(), a.fill, config.srq().srqLimit());
         return a;
     }
 
@@ -186,7 +185,7 @@ public final class SrqActivation {
                               InboundConfig config) throws ResourceException {
         Context context;
         try {
-            context = DeviceChoice.open(config.provider(), config.device(), config.softProfile());
+            context = config.device().open();
         } catch (VerbsException e) {
             throw new ResourceException("cannot open the RDMA device for the activation of "
                     + factory.getEndpointClass().getName() + ": " + e.getMessage(), e);
@@ -205,7 +204,7 @@ public final class SrqActivation {
                 throw re;
             }
             String what = e instanceof OutOfMemoryError
-                    ? "cannot allocate the receive slab of srqMaxWr × bufferSize = " + config.srqMaxWr() + " × "
+                    ? "cannot allocate the receive slab of srqMaxWr × bufferSize = " + config.srq().maxWr() + " × "
                             + config.bufferSize() + " bytes (" + e.getMessage() + ")"
                     : e.getMessage();
             throw new ResourceException("activation of " + factory.getEndpointClass().getName() + " on "
@@ -328,7 +327,7 @@ public final class SrqActivation {
         topUp(wrs);
         if (rearm) {
             rearm = false;
-            srq.armLimit(config.srqLimit());
+            srq.armLimit(config.srq().srqLimit());
         }
         if (permits.availablePermits() == 0) {
             return -1;
@@ -481,13 +480,13 @@ public final class SrqActivation {
             limitEvents.increment();
             int before = fill;
             if (config.replenish() == InboundConfig.Replenish.GROW) {
-                fill = Math.min(config.srqMaxWr(), Math.max(before * 2, before + 1));
+                fill = Math.min(config.srq().maxWr(), Math.max(before * 2, before + 1));
             }
             rearm = true;
-            SrqLimitReached event = new SrqLimitReached(srqName, context.deviceName(), config.srqLimit(),
+            SrqLimitReached event = new SrqLimitReached(srqName, context.deviceName(), config.srq().srqLimit(),
                     (int) outstanding, Instant.now());
             LOG.debugf("activation %s: SRQ limit %d reached, %d outstanding; fill %d -> %d", srqName,
-                    config.srqLimit(), outstanding, before, fill);
+                    config.srq().srqLimit(), outstanding, before, fill);
             try {
                 sink.fire(event, factory.getEndpointClass().getClassLoader());
             } catch (RuntimeException observerFailure) {

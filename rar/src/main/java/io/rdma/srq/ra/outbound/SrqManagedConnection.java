@@ -6,7 +6,6 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.DeviceChoice;
 import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.Context;
@@ -78,9 +77,9 @@ public final class SrqManagedConnection implements ManagedConnection {
             throws ResourceException {
         Context context;
         try {
-            context = DeviceChoice.open(config.provider(), config.device(), config.softProfile());
+            context = config.device().open();
         } catch (VerbsException e) {
-            throw new ResourceException("cannot open the RDMA device for " + config + ": " + e.getMessage(), e);
+            throw new ResourceException("cannot open the RDMA device (" + config.device() + "): " + e.getMessage(), e);
         }
         try {
             DeviceAttributes device = context.queryDevice();

@@ -2,7 +2,7 @@ package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
-import io.rdma.srq.ra.PropertyCheck;
+import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.SrqResourceAdapter;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConfigProperty;
