@@ -6,7 +6,7 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.ProtectionDomain;
@@ -19,7 +19,6 @@ import jakarta.resource.spi.ConnectionRequestInfo;
 import jakarta.resource.spi.LocalTransaction;
 import jakarta.resource.spi.ManagedConnection;
 import jakarta.resource.spi.ManagedConnectionMetaData;
-import jakarta.resource.spi.work.WorkManager;
 import org.jboss.logging.Logger;
 
 import javax.security.auth.Subject;
@@ -73,8 +72,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         this.deviceAttributes = deviceAttributes;
     }
 
-    static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config, WorkManager unused)
-            throws ResourceException {
+    static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config) throws ResourceException {
         Context context;
         try {
             context = config.device().open();
@@ -86,8 +84,8 @@ public final class SrqManagedConnection implements ManagedConnection {
             PortAttributes port = context.queryPort(Math.min(config.port(), Math.max(1, device.physPortCnt())));
             config.checkAgainst(factory.check(), device, config.port() <= device.physPortCnt() ? port : null);
             SrqManagedConnection mc = new SrqManagedConnection(factory, config, context, context.allocPd(), device);
-            if (factory.getResourceAdapter() instanceof SrqResourceAdapter ra) {
-                ra.opened(mc);
+            if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
+                registry.opened(mc);
             }
             LOG.debugf("opened pooled connection on %s (%s), port %d", context.deviceName(), context.providerName(),
                     config.port());
@@ -284,8 +282,8 @@ public final class SrqManagedConnection implements ManagedConnection {
         }
         handles.clear();
         srqs.clear();
-        if (factory.getResourceAdapter() instanceof SrqResourceAdapter ra) {
-            ra.closed(this);
+        if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
+            registry.closed(this);
         }
         try {
             context.close();
