@@ -2,14 +2,12 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.verbs.CmEvent;
-import io.rdma.srq.verbs.Context;
 import org.jboss.logging.Logger;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -27,19 +25,11 @@ final class Connector {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     private static final long IDLE_MS = 20;
 
-    /** Creates an unconnected link on the activation's SRQ. */
-    @FunctionalInterface
-    interface LinkFactory {
-        Link create() throws VerbsException;
-    }
-
     private final String name;
-    private final Context context;
     private final InetSocketAddress remote;
     private final Duration interval;
-    private final LinkFactory factory;
-    private final Map<Integer, Link> links;
-    private final Link[] slots;
+    private final Links links;
+    private final RcConnection[] slots;
     private final long[] nextAttempt;
     private final boolean[] warned;
     private final CountDownLatch done = new CountDownLatch(1);
@@ -47,22 +37,17 @@ final class Connector {
 
     /**
      * @param name     the activation's SRQ name, for logs
-     * @param context  the activation's device
      * @param remote   the listener to connect to
      * @param count    connections to keep, ≥ 1
      * @param interval pause before trying a failed or lost connection again
-     * @param factory  makes the QPs
-     * @param links    the activation's connections by qp_num (replies find theirs here)
+     * @param links    the activation's connections: makes them on its SRQ, replies find theirs there
      */
-    Connector(String name, Context context, InetSocketAddress remote, int count, Duration interval,
-              LinkFactory factory, Map<Integer, Link> links) {
+    Connector(String name, InetSocketAddress remote, int count, Duration interval, Links links) {
         this.name = name;
-        this.context = context;
         this.remote = remote;
         this.interval = interval;
-        this.factory = factory;
         this.links = links;
-        this.slots = new Link[count];
+        this.slots = new RcConnection[count];
         this.nextAttempt = new long[count];
         this.warned = new boolean[count];
     }
@@ -96,19 +81,12 @@ final class Connector {
     }
 
     private void connect(int i) {
-        Link link = null;
         try {
-            link = factory.create();
-            CmConnection c = context.connect(link.qp(), remote, CONNECT_TIMEOUT);
-            link.attach(c);
-            links.put(link.qpNum(), link);
+            RcConnection link = links.connect(remote, CONNECT_TIMEOUT);
             slots[i] = link;
             warned[i] = false;
             LOG.debugf("activation %s: connected to %s on QP %d", name, remote, link.qpNum());
         } catch (VerbsException | RuntimeException e) {
-            if (link != null) {
-                link.close();
-            }
             nextAttempt[i] = System.nanoTime() + interval.toNanos();
             if (running) {
                 if (warned[i]) {
@@ -123,7 +101,7 @@ final class Connector {
     }
 
     private void watch(int i) {
-        Link link = slots[i];
+        RcConnection link = slots[i];
         try {
             Optional<CmEvent> e = link.connection().nextEvent(Duration.ZERO);
             if (e.isEmpty()) {
@@ -137,8 +115,7 @@ final class Connector {
         } catch (VerbsException | RuntimeException failure) {
             LOG.debugf("activation %s: connection %d to %s: %s", name, i, remote, failure.getMessage());
         }
-        links.remove(link.qpNum());
-        link.close();
+        links.drop(link.qpNum());
         slots[i] = null;
         nextAttempt[i] = System.nanoTime() + interval.toNanos();
     }

@@ -4,10 +4,11 @@ import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.AsyncEventType;
 import io.rdma.srq.api.CmEventType;
-import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmListener;
@@ -32,10 +33,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -86,7 +84,7 @@ public final class SrqActivation {
     /** Buffers neither posted nor in delivery: a stack of indexes, touched by the poller only. */
     private final int[] free;
     private int freeCount;
-    private final Map<Integer, Link> links = new ConcurrentHashMap<>();
+    private final Links links;
     private final Connector connector;
     private final LongAdder posted = new LongAdder();
     private final LongAdder completed = new LongAdder();
@@ -129,6 +127,7 @@ public final class SrqActivation {
             free[freeCount++] = i;
         }
         this.fill = config.initialFill();
+        this.links = new Links(srqName, pd, cq, srq, config.replyBufferSize());
         this.endpoints = new EndpointPool(factory);
         this.permits = new Semaphore(config.maxConcurrency());
         try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(BATCH)) {
@@ -138,12 +137,8 @@ public final class SrqActivation {
             srq.armLimit(config.srq().srqLimit());
         }
         this.listener = context.listen(config.listenAddress(), 128);
-        this.connector = config.connectTo() == null ? null : new Connector(srqName, context, config.connectTo(),
-                config.connectCount(), config.reconnectInterval(), this::newLink, links);
-    }
-
-    private Link newLink() throws VerbsException {
-        return Link.create(pd, cq, srq, config.replyBufferSize());
+        this.connector = config.connectTo() == null ? null : new Connector(srqName, config.connectTo(),
+                config.connectCount(), config.reconnectInterval(), links);
     }
 
     /**
@@ -216,9 +211,8 @@ public final class SrqActivation {
 
     /** Benchmarks: a connection on the SRQ whose QP (in RESET) the caller connects directly. */
     QueuePair openLoopbackQp() throws VerbsException {
-        Link link = newLink();
-        links.put(link.qpNum(), link);
-        return link.qp();
+        return RcConnection.create(pd, RcConnection.Receives.fromSrq(cq, srq),
+                new RcConnection.Sends(config.replyBufferSize(), Links.REPLY_BUFFER_SIZE, false)).qp();
     }
 
     Context context() {
@@ -254,15 +248,10 @@ public final class SrqActivation {
      * @param qpNum   the local QP of the message (its work completion's qp_num)
      * @param message the bytes, at most replyBufferSize
      * @param immData immediate data, or null
-     * @throws VerbsException ENOTCONN when that connection is gone; else as {@link Link#reply}
+     * @throws VerbsException ENOTCONN when that connection is gone; else as {@link RcConnection#send}
      */
     void reply(int qpNum, ByteBuffer message, Integer immData) throws VerbsException {
-        Link link = links.get(qpNum);
-        if (link == null) {
-            throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "activation " + srqName + ": QP " + qpNum
-                    + " is no longer connected");
-        }
-        link.reply(message, immData);
+        links.reply(qpNum, message, immData);
     }
 
     /** A batch's delivery ended: its buffers go back for reposting and its endpoint slot frees up. */
@@ -449,17 +438,11 @@ public final class SrqActivation {
 
     private void cmEvent(CmEvent e) {
         if (e.type() == CmEventType.CONNECT_REQUEST) {
-            Link link = null;
             try {
-                link = newLink();
-                link.attach(e.request().accept(link.qp()));
-                links.put(link.qpNum(), link);
+                RcConnection link = links.accept(e.request());
                 LOG.debugf("activation %s: accepted %s on QP %d", srqName, e.request().remoteAddress(), link.qpNum());
             } catch (VerbsException | RuntimeException failure) {
                 LOG.warnf("activation %s: refusing %s: %s", srqName, e.request().remoteAddress(), failure.getMessage());
-                if (link != null) {
-                    link.close();
-                }
                 try {
                     e.request().reject();
                 } catch (VerbsException | RuntimeException ignored) {
@@ -468,10 +451,7 @@ public final class SrqActivation {
             }
         } else if (e.connection() != null && (e.type() == CmEventType.DISCONNECTED
                 || e.type() == CmEventType.TIMEWAIT_EXIT || e.type() == CmEventType.DEVICE_REMOVAL)) {
-            Link link = links.remove(e.connection().qp().qpNum());
-            if (link != null) {
-                link.close();
-            }
+            links.drop(e.connection().qp().qpNum());
         }
     }
 
@@ -497,18 +477,6 @@ public final class SrqActivation {
                     context.deviceName());
         } else {
             LOG.debugf("activation %s: async event %s", srqName, e.type());
-        }
-    }
-
-    /** Closes {@code c} (if not null), logging a failure at debug: for teardown paths. */
-    static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (Exception e) {
-            LOG.debugf("close of %s: %s", c, e.getMessage());
         }
     }
 
@@ -539,11 +507,8 @@ public final class SrqActivation {
             connector.stop(start + quarter);
         }
         await(controlDone, start + quarter);
-        closeQuietly(listener); // disconnects and destroys every accepted connection id
-        for (Link link : List.copyOf(links.values())) {
-            link.close();
-        }
-        links.clear();
+        Teardown.quietly(listener); // disconnects and destroys every accepted connection id
+        links.closeAll();
         draining = true;
         if (!await(pollerDone, start + 3 * quarter)) {
             pollerRunning = false;
@@ -577,7 +542,7 @@ public final class SrqActivation {
         if (pollerDone.getCount() == 0 && permits.availablePermits() == config.maxConcurrency()
                 && freed.compareAndSet(false, true)) {
             endpoints.releaseAll();
-            closeQuietly(context);
+            Teardown.quietly(context);
             LOG.infof("activation %s stopped: %s", srqName, statistics());
         }
     }

@@ -7,6 +7,7 @@ import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
+import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.ProtectionDomain;
@@ -25,7 +26,6 @@ import javax.security.auth.Subject;
 import javax.transaction.xa.XAResource;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +55,8 @@ public final class SrqManagedConnection implements ManagedConnection {
     private final Context context;
     private final ProtectionDomain pd;
     private final DeviceAttributes deviceAttributes;
+    /** The device's name, kept for messages after the context is closed. */
+    private final String device;
     private final Map<String, SharedReceiveQueue> srqs = new ConcurrentHashMap<>();
     private final Set<SrqConnectionHandle> handles = ConcurrentHashMap.newKeySet();
     private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
@@ -70,6 +72,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         this.context = context;
         this.pd = pd;
         this.deviceAttributes = deviceAttributes;
+        this.device = context.deviceName();
     }
 
     static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config) throws ResourceException {
@@ -91,20 +94,10 @@ public final class SrqManagedConnection implements ManagedConnection {
                     config.port());
             return mc;
         } catch (VerbsException e) {
-            ResourceException re = new ResourceException(context.deviceName() + ": " + e.getMessage(), e);
-            closeQuietly(context, re);
-            throw re;
+            throw Teardown.rollback(new ResourceException(context.deviceName() + ": " + e.getMessage(), e), context);
         } catch (ResourceException | RuntimeException e) {
-            closeQuietly(context, e);
+            Teardown.rollback(e, context);
             throw e;
-        }
-    }
-
-    private static void closeQuietly(Context context, Exception cause) {
-        try {
-            context.close();
-        } catch (VerbsException | RuntimeException e) {
-            cause.addSuppressed(e);
         }
     }
 
@@ -256,17 +249,16 @@ public final class SrqManagedConnection implements ManagedConnection {
     /** Closes every handle and the memory it registered; the SRQ pool stays. */
     @Override
     public void cleanup() throws ResourceException {
-        List<VerbsException> failures = new ArrayList<>();
+        Teardown teardown = new Teardown();
+        invalidateHandles(teardown);
+        teardown.throwIfFailed(first -> new ResourceException("cleanup of " + device + ": " + first.getMessage(), first));
+    }
+
+    private void invalidateHandles(Teardown teardown) {
         for (SrqConnectionHandle h : List.copyOf(handles)) {
-            h.invalidate(failures);
+            h.invalidate(teardown);
         }
         handles.clear();
-        if (!failures.isEmpty()) {
-            ResourceException e = new ResourceException("cleanup of " + context.deviceName() + ": "
-                    + failures.getFirst().getMessage(), failures.getFirst());
-            failures.stream().skip(1).forEach(e::addSuppressed);
-            throw e;
-        }
     }
 
     /** Frees every native object: the context closes SRQs, MRs, the PD children-first. */
@@ -276,24 +268,14 @@ public final class SrqManagedConnection implements ManagedConnection {
             return;
         }
         destroyed = true;
-        List<VerbsException> failures = new ArrayList<>();
-        for (SrqConnectionHandle h : List.copyOf(handles)) {
-            h.invalidate(failures);
-        }
-        handles.clear();
+        Teardown teardown = new Teardown();
+        invalidateHandles(teardown);
         srqs.clear();
         if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
             registry.closed(this);
         }
-        try {
-            context.close();
-        } catch (VerbsException e) {
-            failures.add(e);
-        }
-        if (!failures.isEmpty()) {
-            throw new ResourceException("destroy of " + context.deviceName() + ": " + failures.getFirst().getMessage(),
-                    failures.getFirst());
-        }
+        teardown.close(context)
+                .throwIfFailed(first -> new ResourceException("destroy of " + device + ": " + first.getMessage(), first));
     }
 
     /** @return whether destroy has run */
@@ -358,7 +340,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     @Override
     public String toString() {
-        return "SrqManagedConnection[" + context.deviceName() + " port " + config.port() + (broken ? ", lost" : "")
+        return "SrqManagedConnection[" + device + " port " + config.port() + (broken ? ", lost" : "")
                 + (destroyed ? ", destroyed" : "") + "]";
     }
 }
