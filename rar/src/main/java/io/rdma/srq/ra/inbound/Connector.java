@@ -6,11 +6,10 @@ import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.verbs.CmEvent;
 import org.jboss.logging.Logger;
 
+import java.io.Serial;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The activation's outgoing connections (activation property {@code connectTo}): keeps
@@ -18,11 +17,15 @@ import java.util.concurrent.TimeUnit;
  * SRQ, so the remote side's messages are delivered like those of accepted connections. A connection
  * that fails or is lost (DISCONNECTED, answered with rdma_disconnect(3); DEVICE_REMOVAL) is tried
  * again after {@code reconnectInterval}. Runs as one long-running Work; every wait is bounded, so
- * {@link #stop} returns within the connect timeout.
+ * the loop ends within the connect timeout ({@value #CONNECT_TIMEOUT_S} s) of its release. The
+ * connections stay in {@link Links} when it ends: the activation closes them.
  */
-final class Connector {
+final class Connector extends LongRunningWork {
+    @Serial
+    private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(Connector.class);
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    private static final long CONNECT_TIMEOUT_S = 2;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(CONNECT_TIMEOUT_S);
     private static final long IDLE_MS = 20;
 
     private final String name;
@@ -32,8 +35,6 @@ final class Connector {
     private final RcConnection[] slots;
     private final long[] nextAttempt;
     private final boolean[] warned;
-    private final CountDownLatch done = new CountDownLatch(1);
-    private volatile boolean running = true;
 
     /**
      * @param name     the activation's SRQ name, for logs
@@ -43,6 +44,7 @@ final class Connector {
      * @param links    the activation's connections: makes them on its SRQ, replies find theirs there
      */
     Connector(String name, InetSocketAddress remote, int count, Duration interval, Links links) {
+        super("srq-connector-" + name);
         this.name = name;
         this.remote = remote;
         this.interval = interval;
@@ -52,31 +54,24 @@ final class Connector {
         this.warned = new boolean[count];
     }
 
-    /** The Work's body: connects what is missing, watches what is connected, until {@link #stop}. */
-    void run() {
-        try {
-            long start = System.nanoTime();
-            for (int i = 0; i < slots.length; i++) {
-                nextAttempt[i] = start;
-            }
-            while (running) {
-                for (int i = 0; i < slots.length && running; i++) {
-                    if (slots[i] == null) {
-                        if (System.nanoTime() - nextAttempt[i] >= 0) {
-                            connect(i);
-                        }
-                    } else {
-                        watch(i);
+    /** Connects what is missing, watches what is connected, until released. */
+    @Override
+    protected void loop() throws InterruptedException {
+        long start = System.nanoTime();
+        for (int i = 0; i < slots.length; i++) {
+            nextAttempt[i] = start;
+        }
+        while (running()) {
+            for (int i = 0; i < slots.length && running(); i++) {
+                if (slots[i] == null) {
+                    if (System.nanoTime() - nextAttempt[i] >= 0) {
+                        connect(i);
                     }
+                } else {
+                    watch(i);
                 }
-                Thread.sleep(IDLE_MS);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "activation %s: connector stopped", name);
-        } finally {
-            done.countDown();
+            Thread.sleep(IDLE_MS);
         }
     }
 
@@ -88,7 +83,7 @@ final class Connector {
             LOG.debugf("activation %s: connected to %s on QP %d", name, remote, link.qpNum());
         } catch (VerbsException | RuntimeException e) {
             nextAttempt[i] = System.nanoTime() + interval.toNanos();
-            if (running) {
+            if (running()) {
                 if (warned[i]) {
                     LOG.debugf("activation %s: connection %d to %s failed again: %s", name, i, remote, e.getMessage());
                 } else {
@@ -118,27 +113,5 @@ final class Connector {
         links.drop(link.qpNum());
         slots[i] = null;
         nextAttempt[i] = System.nanoTime() + interval.toNanos();
-    }
-
-    /**
-     * Stops connecting and waits for the loop to end; the links stay in the activation's map (it
-     * closes them).
-     *
-     * @param deadlineNanos {@link System#nanoTime()} by which to give up waiting
-     * @return whether the loop ended
-     */
-    boolean stop(long deadlineNanos) {
-        running = false;
-        try {
-            return done.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /** Ends the loop without waiting (the Work's release). */
-    void release() {
-        running = false;
     }
 }
