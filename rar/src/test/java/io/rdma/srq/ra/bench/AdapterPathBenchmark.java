@@ -20,21 +20,12 @@ import io.rdma.srq.verbs.ReceiveWorkRequests;
 import io.rdma.srq.verbs.SharedReceiveQueue;
 import io.rdma.srq.verbs.WorkCompletionArray;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.EnumSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The adapter's inbound path on ONE thread, in the shape of native's SoftFabricBenchmark (the bare
@@ -47,13 +38,7 @@ import java.util.concurrent.TimeUnit;
  * Score: messages per second on one core; the per-message overhead of the adapter is
  * 1/this − 1/SoftFabricBenchmark.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class AdapterPathBenchmark {
+public class AdapterPathBenchmark extends SoftDeviceBenchmark {
     private static final int BATCH = 32;
     private TestWorkManager wm;
     private Context context;
