@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * cost. The batch then goes back to the poller, which reposts its buffers and reuses the object.
  *
  * <p>Each message gets its own {@link Message} (the {@link ReceiveCompletion} the endpoint sees),
- * usable only during its call: a kept one throws, it never speaks for a later message of the batch.
+ * usable only during its call: every method of a kept one throws IllegalStateException, it never
+ * speaks for a later message of the batch.
  * Payload views live in an arena of the delivering thread, closed when the batch ends and before
  * its buffers are reposted (and the activation frees the slab only after every batch ended): a
  * ByteBuffer kept past its call throws instead of showing a reposted or freed buffer.
@@ -187,36 +188,43 @@ final class Delivery implements Work {
 
         @Override
         public long wrId() {
+            checkLive();
             return wrId[k];
         }
 
         @Override
         public WcStatus status() {
+            checkLive();
             return WcStatus.SUCCESS;
         }
 
         @Override
         public int byteLen() {
+            checkLive();
             return byteLen[k];
         }
 
         @Override
         public boolean hasImmData() {
+            checkLive();
             return hasImm[k];
         }
 
         @Override
         public int immData() {
+            checkLive();
             return immData[k];
         }
 
         @Override
         public int srcQp() {
+            checkLive();
             return srcQp[k];
         }
 
         @Override
         public int qpNum() {
+            checkLive();
             return qpNum[k];
         }
 

@@ -23,7 +23,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The application's connection handle. Memory registered through it is the handle's and is freed
  * when it closes (or when the container cleans the pooled connection up); SRQs belong to the
- * pooled connection.
+ * pooled connection. After close every method but {@link #close()} throws IllegalStateException,
+ * and so do the {@link SrqHandle}s, {@link SrqPeer}s and {@link RegisteredMemory} it gave out.
  */
 public final class SrqConnectionHandle implements SrqConnection {
     private static final Logger LOG = Logger.getLogger(SrqConnectionHandle.class);
@@ -126,10 +127,5 @@ public final class SrqConnectionHandle implements SrqConnection {
         }
         mc = target;
         target.attach(this);
-    }
-
-    /** @return whether the handle is closed */
-    public boolean isClosed() {
-        return mc == null;
     }
 }
