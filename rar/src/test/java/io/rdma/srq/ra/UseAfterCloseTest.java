@@ -5,19 +5,13 @@ import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.RegisteredMemory;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqConnection;
-import io.rdma.srq.api.SrqConnectionFactory;
 import io.rdma.srq.api.SrqHandle;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
-import io.rdma.srq.ra.outbound.SrqManagedConnectionFactory;
+import io.rdma.srq.ra.testing.SoftAdapterTest;
 import io.rdma.srq.ra.testing.SoftSender;
-import io.rdma.srq.ra.testing.TestBootstrapContext;
-import io.rdma.srq.ra.testing.TestConnectionManager;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
-import io.rdma.srq.verbs.soft.SoftProvider;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.InvocationTargetException;
@@ -45,30 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * once its connection is; a ReceiveCompletion: once its onReceive returned); close() stays
  * idempotent. The dummy arguments of interface types throw if touched, so the check comes first.
  */
-class UseAfterCloseTest {
-    private final SrqResourceAdapter ra = new SrqResourceAdapter();
-    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    private final TestConnectionManager cm = new TestConnectionManager();
-    private SrqConnectionFactory factory;
-    private int liveBefore;
-
-    @BeforeEach
-    void start() throws Exception {
-        liveBefore = SoftProvider.liveObjects();
-        ra.start(bootstrap);
-        SrqManagedConnectionFactory mcf = new SrqManagedConnectionFactory();
-        mcf.setProvider("soft");
-        mcf.setResourceAdapter(ra);
-        factory = (SrqConnectionFactory) mcf.createConnectionFactory(cm);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        cm.flush();
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
-        assertEquals(liveBefore, SoftProvider.liveObjects(), "every native object freed");
-    }
+class UseAfterCloseTest extends SoftAdapterTest {
 
     @Test
     void aClosedConnectionHandle() throws Exception {
