@@ -5,12 +5,14 @@ import io.rdma.srq.ra.inbound.CdiLimitEventSink;
 import io.rdma.srq.ra.inbound.LimitEventSink;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
-import io.rdma.srq.ra.outbound.SrqManagedConnection;
+import io.rdma.srq.ra.support.ActivationStatisticsSource;
+import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.BootstrapContext;
 import jakarta.resource.spi.Connector;
+import jakarta.resource.spi.ManagedConnection;
 import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.ResourceAdapterInternalException;
 import jakarta.resource.spi.TransactionSupport;
@@ -20,8 +22,8 @@ import org.jboss.logging.Logger;
 
 import javax.transaction.xa.XAResource;
 import java.time.Duration;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -32,15 +34,15 @@ import java.util.concurrent.ConcurrentHashMap;
 @Connector(displayName = "RDMA SRQ resource adapter", vendorName = "rdma-srq", eisType = "RDMA verbs",
         version = "0.1", transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction,
         reauthenticationSupport = false)
-public class SrqResourceAdapter implements ResourceAdapter {
+public class SrqResourceAdapter implements ResourceAdapter, ActivationStatisticsSource, PooledConnectionRegistry {
+    /** Deactivation bound per activation. */
+    public static final Duration DEACTIVATION_BOUND = Duration.ofSeconds(10);
     private static final Logger LOG = Logger.getLogger(SrqResourceAdapter.class);
 
-    private final Set<SrqManagedConnection> open = ConcurrentHashMap.newKeySet();
+    private final Set<ManagedConnection> open = ConcurrentHashMap.newKeySet();
     private final Map<MessageEndpointFactory, SrqActivation> activations = new ConcurrentHashMap<>();
     private volatile BootstrapContext bootstrap;
     private volatile LimitEventSink limitEvents = new CdiLimitEventSink();
-    /** Deactivation bound per activation. */
-    public static final Duration DEACTIVATION_BOUND = Duration.ofSeconds(10);
 
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
@@ -53,7 +55,7 @@ public class SrqResourceAdapter implements ResourceAdapter {
         for (MessageEndpointFactory f : List.copyOf(activations.keySet())) {
             endpointDeactivation(f, null);
         }
-        for (SrqManagedConnection mc : List.copyOf(open)) {
+        for (ManagedConnection mc : List.copyOf(open)) {
             try {
                 mc.destroy();
             } catch (ResourceException e) {
@@ -71,13 +73,13 @@ public class SrqResourceAdapter implements ResourceAdapter {
         return b == null ? null : b.getWorkManager();
     }
 
-    /** @param mc a pooled connection that was opened */
-    public void opened(SrqManagedConnection mc) {
+    @Override
+    public void opened(ManagedConnection mc) {
         open.add(mc);
     }
 
-    /** @param mc a pooled connection that was destroyed */
-    public void closed(SrqManagedConnection mc) {
+    @Override
+    public void closed(ManagedConnection mc) {
         open.remove(mc);
     }
 
@@ -111,7 +113,7 @@ public class SrqResourceAdapter implements ResourceAdapter {
         }
     }
 
-    /** @return a snapshot of every activation's counters */
+    @Override
     public List<ActivationStatistics> activationStatistics() {
         return activations.values().stream().map(SrqActivation::statistics).toList();
     }

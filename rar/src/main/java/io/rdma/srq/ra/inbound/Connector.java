@@ -2,17 +2,14 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.verbs.CmEvent;
-import io.rdma.srq.verbs.Context;
 import org.jboss.logging.Logger;
 
+import java.io.Serial;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The activation's outgoing connections (activation property {@code connectTo}): keeps
@@ -20,97 +17,73 @@ import java.util.concurrent.TimeUnit;
  * SRQ, so the remote side's messages are delivered like those of accepted connections. A connection
  * that fails or is lost (DISCONNECTED, answered with rdma_disconnect(3); DEVICE_REMOVAL) is tried
  * again after {@code reconnectInterval}. Runs as one long-running Work; every wait is bounded, so
- * {@link #stop} returns within the connect timeout.
+ * the loop ends within the connect timeout ({@value #CONNECT_TIMEOUT_S} s) of its release. The
+ * connections stay in {@link Links} when it ends: the activation closes them.
  */
-final class Connector {
+final class Connector extends LongRunningWork {
+    @Serial
+    private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(Connector.class);
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    private static final long CONNECT_TIMEOUT_S = 2;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(CONNECT_TIMEOUT_S);
     private static final long IDLE_MS = 20;
 
-    /** Creates an unconnected link on the activation's SRQ. */
-    @FunctionalInterface
-    interface LinkFactory {
-        Link create() throws VerbsException;
-    }
-
     private final String name;
-    private final Context context;
     private final InetSocketAddress remote;
     private final Duration interval;
-    private final LinkFactory factory;
-    private final Map<Integer, Link> links;
-    private final Link[] slots;
+    private final Links links;
+    private final RcConnection[] slots;
     private final long[] nextAttempt;
     private final boolean[] warned;
-    private final CountDownLatch done = new CountDownLatch(1);
-    private volatile boolean running = true;
 
     /**
      * @param name     the activation's SRQ name, for logs
-     * @param context  the activation's device
      * @param remote   the listener to connect to
      * @param count    connections to keep, ≥ 1
      * @param interval pause before trying a failed or lost connection again
-     * @param factory  makes the QPs
-     * @param links    the activation's connections by qp_num (replies find theirs here)
+     * @param links    the activation's connections: makes them on its SRQ, replies find theirs there
      */
-    Connector(String name, Context context, InetSocketAddress remote, int count, Duration interval,
-              LinkFactory factory, Map<Integer, Link> links) {
+    Connector(String name, InetSocketAddress remote, int count, Duration interval, Links links) {
+        super("srq-connector-" + name);
         this.name = name;
-        this.context = context;
         this.remote = remote;
         this.interval = interval;
-        this.factory = factory;
         this.links = links;
-        this.slots = new Link[count];
+        this.slots = new RcConnection[count];
         this.nextAttempt = new long[count];
         this.warned = new boolean[count];
     }
 
-    /** The Work's body: connects what is missing, watches what is connected, until {@link #stop}. */
-    void run() {
-        try {
-            long start = System.nanoTime();
-            for (int i = 0; i < slots.length; i++) {
-                nextAttempt[i] = start;
-            }
-            while (running) {
-                for (int i = 0; i < slots.length && running; i++) {
-                    if (slots[i] == null) {
-                        if (System.nanoTime() - nextAttempt[i] >= 0) {
-                            connect(i);
-                        }
-                    } else {
-                        watch(i);
+    /** Connects what is missing, watches what is connected, until released. */
+    @Override
+    protected void loop() throws InterruptedException {
+        long start = System.nanoTime();
+        for (int i = 0; i < slots.length; i++) {
+            nextAttempt[i] = start;
+        }
+        while (running()) {
+            for (int i = 0; i < slots.length && running(); i++) {
+                if (slots[i] == null) {
+                    if (System.nanoTime() - nextAttempt[i] >= 0) {
+                        connect(i);
                     }
+                } else {
+                    watch(i);
                 }
-                Thread.sleep(IDLE_MS);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "activation %s: connector stopped", name);
-        } finally {
-            done.countDown();
+            Thread.sleep(IDLE_MS);
         }
     }
 
     private void connect(int i) {
-        Link link = null;
         try {
-            link = factory.create();
-            CmConnection c = context.connect(link.qp(), remote, CONNECT_TIMEOUT);
-            link.attach(c);
-            links.put(link.qpNum(), link);
+            RcConnection link = links.connect(remote, CONNECT_TIMEOUT);
             slots[i] = link;
             warned[i] = false;
             LOG.debugf("activation %s: connected to %s on QP %d", name, remote, link.qpNum());
         } catch (VerbsException | RuntimeException e) {
-            if (link != null) {
-                link.close();
-            }
             nextAttempt[i] = System.nanoTime() + interval.toNanos();
-            if (running) {
+            if (running()) {
                 if (warned[i]) {
                     LOG.debugf("activation %s: connection %d to %s failed again: %s", name, i, remote, e.getMessage());
                 } else {
@@ -123,7 +96,7 @@ final class Connector {
     }
 
     private void watch(int i) {
-        Link link = slots[i];
+        RcConnection link = slots[i];
         try {
             Optional<CmEvent> e = link.connection().nextEvent(Duration.ZERO);
             if (e.isEmpty()) {
@@ -137,31 +110,8 @@ final class Connector {
         } catch (VerbsException | RuntimeException failure) {
             LOG.debugf("activation %s: connection %d to %s: %s", name, i, remote, failure.getMessage());
         }
-        links.remove(link.qpNum());
-        link.close();
+        links.drop(link.qpNum());
         slots[i] = null;
         nextAttempt[i] = System.nanoTime() + interval.toNanos();
-    }
-
-    /**
-     * Stops connecting and waits for the loop to end; the links stay in the activation's map (it
-     * closes them).
-     *
-     * @param deadlineNanos {@link System#nanoTime()} by which to give up waiting
-     * @return whether the loop ended
-     */
-    boolean stop(long deadlineNanos) {
-        running = false;
-        try {
-            return done.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /** Ends the loop without waiting (the Work's release). */
-    void release() {
-        running = false;
     }
 }

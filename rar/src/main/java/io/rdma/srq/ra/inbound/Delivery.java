@@ -10,9 +10,10 @@ import jakarta.resource.spi.work.Work;
 import org.jboss.logging.Logger;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
+import java.util.function.Consumer;
 
 /**
  * A batch of received messages (one poll of the CQ, up to its capacity) on its way to ONE endpoint:
@@ -22,7 +23,8 @@ import java.nio.ByteBuffer;
  * cost. The batch then goes back to the poller, which reposts its buffers and reuses the object.
  *
  * <p>Each message gets its own {@link Message} (the {@link ReceiveCompletion} the endpoint sees),
- * usable only during its call: a kept one throws, it never speaks for a later message of the batch.
+ * usable only during its call: every method of a kept one throws IllegalStateException, it never
+ * speaks for a later message of the batch.
  * Payload views live in an arena of the delivering thread, closed when the batch ends and before
  * its buffers are reposted (and the activation frees the slab only after every batch ended): a
  * ByteBuffer kept past its call throws instead of showing a reposted or freed buffer.
@@ -39,9 +41,11 @@ final class Delivery implements Work {
         }
     }
 
-    private final SrqActivation activation;
-    private final MemorySegment slab;
-    private final int bufferSize;
+    private final String name;
+    private final EndpointPool endpoints;
+    private final ReceiveBuffers buffers;
+    private final Links links;
+    private final Consumer<Delivery> ended;
     private final int[] buffer;
     private final long[] wrId;
     private final int[] byteLen;
@@ -55,15 +59,20 @@ final class Delivery implements Work {
     private Arena views;
 
     /**
-     * @param activation the activation delivering
-     * @param slab       its receive buffers
-     * @param bufferSize bytes per buffer
-     * @param capacity   messages per batch at most
+     * @param name      the activation's SRQ name, for logs
+     * @param endpoints the activation's endpoints
+     * @param buffers   its receive buffers (the payloads)
+     * @param links     its connections (the replies)
+     * @param ended     takes the batch back when its delivery ended (the poller)
+     * @param capacity  messages per batch at most
      */
-    Delivery(SrqActivation activation, MemorySegment slab, int bufferSize, int capacity) {
-        this.activation = activation;
-        this.slab = slab;
-        this.bufferSize = bufferSize;
+    Delivery(String name, EndpointPool endpoints, ReceiveBuffers buffers, Links links, Consumer<Delivery> ended,
+             int capacity) {
+        this.name = name;
+        this.endpoints = endpoints;
+        this.buffers = buffers;
+        this.links = links;
+        this.ended = ended;
         this.buffer = new int[capacity];
         this.wrId = new long[capacity];
         this.byteLen = new int[capacity];
@@ -105,7 +114,6 @@ final class Delivery implements Work {
 
     @Override
     public void run() {
-        EndpointPool endpoints = activation.endpoints();
         MessageEndpoint endpoint = null;
         try {
             for (current = 0; current < count; current++) {
@@ -116,7 +124,7 @@ final class Delivery implements Work {
                     deliver(endpoint);
                 } catch (Exception e) {
                     failures++;
-                    LOG.warnf(e, "%s: delivery of message %d failed", activation.srqName(), wrId[current]);
+                    LOG.warnf(e, "%s: delivery of message %d failed", name, wrId[current]);
                     if (endpoint != null) {
                         endpoints.discard(endpoint);
                         endpoint = null;
@@ -131,7 +139,7 @@ final class Delivery implements Work {
             if (endpoint != null) {
                 endpoints.give(endpoint);
             }
-            activation.delivered(this);
+            ended.accept(this);
         }
     }
 
@@ -142,7 +150,7 @@ final class Delivery implements Work {
             ((SrqReceiveListener) endpoint).onReceive(m);
         } catch (RuntimeException | Error e) {
             failures++;
-            LOG.warnf(e, "%s: onReceive of message %d from QP %d failed", activation.srqName(), wrId[current],
+            LOG.warnf(e, "%s: onReceive of message %d from QP %d failed", name, wrId[current],
                     qpNum[current]);
         } finally {
             m.live = false;
@@ -159,8 +167,7 @@ final class Delivery implements Work {
         if (views == null) {
             views = Arena.ofConfined();
         }
-        return slab.asSlice((long) buffer[k] * bufferSize, byteLen[k]).reinterpret(views, null).asByteBuffer()
-                .asReadOnlyBuffer();
+        return buffers.buffer(buffer[k], byteLen[k]).reinterpret(views, null).asByteBuffer().asReadOnlyBuffer();
     }
 
     /** One message of the batch, as its endpoint sees it; dead once its call returned. */
@@ -181,36 +188,43 @@ final class Delivery implements Work {
 
         @Override
         public long wrId() {
+            checkLive();
             return wrId[k];
         }
 
         @Override
         public WcStatus status() {
+            checkLive();
             return WcStatus.SUCCESS;
         }
 
         @Override
         public int byteLen() {
+            checkLive();
             return byteLen[k];
         }
 
         @Override
         public boolean hasImmData() {
+            checkLive();
             return hasImm[k];
         }
 
         @Override
         public int immData() {
+            checkLive();
             return immData[k];
         }
 
         @Override
         public int srcQp() {
+            checkLive();
             return srcQp[k];
         }
 
         @Override
         public int qpNum() {
+            checkLive();
             return qpNum[k];
         }
 
@@ -226,19 +240,19 @@ final class Delivery implements Work {
         @Override
         public byte[] copyPayload() {
             checkLive();
-            return slab.asSlice((long) buffer[k] * bufferSize, byteLen[k]).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            return buffers.buffer(buffer[k], byteLen[k]).toArray(ValueLayout.JAVA_BYTE);
         }
 
         @Override
         public void reply(ByteBuffer message) throws VerbsException {
             checkLive();
-            activation.reply(qpNum[k], message, null);
+            links.reply(qpNum[k], message, null);
         }
 
         @Override
         public void reply(ByteBuffer message, int imm) throws VerbsException {
             checkLive();
-            activation.reply(qpNum[k], message, imm);
+            links.reply(qpNum[k], message, imm);
         }
 
         @Override

@@ -4,50 +4,114 @@ import jakarta.resource.spi.work.HintsContext;
 import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkContext;
 import jakarta.resource.spi.work.WorkContextProvider;
+import org.jboss.logging.Logger;
 
 import java.io.Serial;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A loop that runs for the activation's life, marked with the LONGRUNNING hint so the container
- * gives it a thread of its own rather than one of its short-task pool (JCA 2.1 §11.6).
+ * A loop that runs for the activation's life as one Work, marked with the LONGRUNNING hint so the
+ * container gives it a thread of its own rather than one of its short-task pool (JCA 2.1 §11.6),
+ * named {@code name} while it runs. {@link #release()} (the container's, or deactivation's) asks
+ * the loop to end; {@link #awaitEnd} waits for that, bounded. A loop that fails while running is
+ * logged and ends; so does an interrupted one (the interrupt is kept).
  */
-final class LongRunningWork implements Work, WorkContextProvider {
+abstract class LongRunningWork implements Work, WorkContextProvider {
     @Serial
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = Logger.getLogger(LongRunningWork.class);
 
     private final String name;
-    private final Runnable loop;
-    private final Runnable release;
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private volatile boolean running = true;
 
-    LongRunningWork(String name, Runnable loop, Runnable release) {
+    /** @param name the thread's name while the loop runs, e.g. {@code srq-poller-Orders} */
+    LongRunningWork(String name) {
         this.name = name;
-        this.loop = loop;
-        this.release = release;
+    }
+
+    /**
+     * The loop: runs until {@link #running()} turns false (or it has a reason of its own to end).
+     *
+     * @throws Exception ends the loop; logged unless the loop was asked to end
+     */
+    protected abstract void loop() throws Exception;
+
+    /** Runs once the loop has ended, or once it is known never to start; nothing by default. */
+    protected void afterLoop() {
+    }
+
+    /** @return whether the loop should go on (no {@link #release()} yet) */
+    final boolean running() {
+        return running;
     }
 
     @Override
-    public void run() {
+    public final void run() {
         Thread t = Thread.currentThread();
         String old = t.getName();
         t.setName(name);
         try {
-            loop.run();
+            loop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            if (running) {
+                LOG.errorf(e, "%s stopped", name);
+            }
         } finally {
             t.setName(old);
+            end();
         }
     }
 
+    /** Asks the loop to end; does not wait. */
     @Override
-    public void release() {
-        release.run();
+    public final void release() {
+        running = false;
+    }
+
+    /**
+     * @param deadlineNanos {@link System#nanoTime()} by which to give up waiting
+     * @return whether the loop has ended
+     */
+    final boolean awaitEnd(long deadlineNanos) {
+        try {
+            return ended.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** @return whether the loop has ended (or will never start) */
+    final boolean hasEnded() {
+        return ended.getCount() == 0;
+    }
+
+    /** The Work could not be scheduled: the loop counts as ended. */
+    final void notStarted() {
+        running = false;
+        end();
+    }
+
+    private void end() {
+        ended.countDown();
+        afterLoop();
     }
 
     @Override
-    public List<WorkContext> getWorkContexts() {
+    public final List<WorkContext> getWorkContexts() {
         HintsContext hints = new HintsContext();
         hints.setName(name);
         hints.setHint(HintsContext.LONGRUNNING_HINT, Boolean.TRUE);
         return List.of(hints);
+    }
+
+    @Override
+    public String toString() {
+        return name;
     }
 }

@@ -1,17 +1,19 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqReceiveListener;
-import io.rdma.srq.ra.PropertyCheck;
-import io.rdma.srq.ra.outbound.SrqConfig;
+import io.rdma.srq.ra.support.DeviceSelection;
+import io.rdma.srq.ra.support.PropertyCheck;
+import io.rdma.srq.ra.support.SrqSizing;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.Activation;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.InvalidPropertyException;
 import jakarta.resource.spi.ResourceAdapter;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * Configures one message-endpoint activation: an SRQ fed by rdma_cm connections, whose receive
@@ -38,7 +40,6 @@ public class SrqActivationSpec implements ActivationSpec {
     private String listenAddress = "0.0.0.0";
     private String listenPort = "7471";
     private String initialFill = "";
-    // default fill: 4 × srqLimit (at most srqMaxWr), so the grow policy has room
     private String replenishPolicy = "grow";
     private String replyBufferSize = "4096";
     private String connectTo = "";
@@ -52,39 +53,42 @@ public class SrqActivationSpec implements ActivationSpec {
      * @throws InvalidPropertyException naming the first bad property and its allowed range
      */
     public InboundConfig config() throws InvalidPropertyException {
-        String p = CHECK.oneOf("provider", provider, SrqConfig.PROVIDERS);
-        String profile = CHECK.oneOf("softProfile", softProfile, SrqConfig.SOFT_PROFILES);
-        int maxWr = CHECK.integer("srqMaxWr", srqMaxWr, 1, Integer.MAX_VALUE, "at most the device's max_srq_wr");
-        int maxSge = CHECK.integer("srqMaxSge", srqMaxSge, 1, Integer.MAX_VALUE, "at most the device's max_srq_sge");
+        DeviceSelection selection = DeviceSelection.parse(CHECK, provider, device, softProfile);
+        SrqAttributes srq = SrqSizing.parse(CHECK, srqMaxWr, srqMaxSge, srqLimit);
+        int maxWr = srq.maxWr();
+        int limit = srq.srqLimit();
         int buffer = CHECK.integer("bufferSize", bufferSize, 1, InboundConfig.MAX_BUFFER, "bytes per receive buffer");
-        int limit = CHECK.integer("srqLimit", srqLimit, 0, maxWr, "0 = no limit events; at most srqMaxWr");
         int cq = CHECK.integer("cqSize", blankTo(cqSize, srqMaxWr), maxWr, Integer.MAX_VALUE,
                 "at least srqMaxWr, at most the device's max_cqe");
-        String mode = CHECK.oneOf("pollMode", pollMode, InboundConfig.POLL_MODES);
+        InboundConfig.PollMode mode = CHECK.oneOf("pollMode", pollMode, InboundConfig.PollMode.class);
         int concurrency = CHECK.integer("maxConcurrency", maxConcurrency, 1, 1024, "endpoints delivering at once");
-        listenAddress();
+        InetAddress listen = listenAddress();
         int port = CHECK.integer("listenPort", listenPort, 0, 65535, "0 = any free port");
-        int defaultFill = limit > 0 ? (int) Math.min(maxWr, Math.max(4L * limit, limit + 1L)) : maxWr;
-        int fill = CHECK.integer("initialFill", blankTo(initialFill, String.valueOf(defaultFill)), limit + 1L, maxWr,
-                "receive WRs posted at start: more than srqLimit, at most srqMaxWr");
-        String replenish = CHECK.oneOf("replenishPolicy", replenishPolicy, InboundConfig.REPLENISH);
+        int fill = CHECK.integer("initialFill", blankTo(initialFill, String.valueOf(defaultFill(maxWr, limit))),
+                limit + 1L, maxWr, "receive WRs posted at start: more than srqLimit, at most srqMaxWr");
+        InboundConfig.Replenish replenish = CHECK.oneOf("replenishPolicy", replenishPolicy, InboundConfig.Replenish.class);
         int reply = CHECK.integer("replyBufferSize", replyBufferSize, 1, InboundConfig.MAX_BUFFER, "bytes per reply");
         InetSocketAddress remote = remote();
         int count = CHECK.integer("connectCount", connectCount, 1, 1024, "connections kept to connectTo");
         int reconnect = CHECK.integer("reconnectInterval", reconnectInterval, 100, 3_600_000,
                 "milliseconds before a failed or lost connection is tried again");
-        return new InboundConfig(p, device == null ? "" : device.trim(), profile,
-                srqName == null ? "" : srqName.trim(), maxWr, maxSge, buffer, limit, cq,
-                InboundConfig.PollMode.valueOf(mode.toUpperCase(Locale.ROOT)), concurrency,
-                listenAddress.trim(), port, fill, InboundConfig.Replenish.valueOf(replenish.toUpperCase(Locale.ROOT)),
-                reply, remote, count, Duration.ofMillis(reconnect));
+        return new InboundConfig(selection, srqName == null ? "" : srqName.trim(), srq, buffer, cq, mode, concurrency,
+                new InetSocketAddress(listen, port), fill, replenish, reply, remote, count, Duration.ofMillis(reconnect));
+    }
+
+    /**
+     * The fill when initialFill is empty: 4 × srqLimit (at least srqLimit + 1), at most srqMaxWr, so
+     * the grow policy has room; srqMaxWr when srqLimit is 0.
+     */
+    private static int defaultFill(int maxWr, int limit) {
+        return limit > 0 ? (int) Math.min(maxWr, Math.max(4L * limit, limit + 1L)) : maxWr;
     }
 
     /** listenAddress: an IP address literal (no host names, no port). */
-    private void listenAddress() throws InvalidPropertyException {
+    private InetAddress listenAddress() throws InvalidPropertyException {
         String v = listenAddress == null ? "" : listenAddress.trim();
         try {
-            java.net.InetAddress.ofLiteral(v);
+            return InetAddress.ofLiteral(v);
         } catch (IllegalArgumentException e) {
             throw CHECK.invalid("listenAddress", "listenAddress must be an IP address of the device's interface "
                     + "(0.0.0.0 or :: for all), without a port, got '" + v + "'");
@@ -275,12 +279,12 @@ public class SrqActivationSpec implements ActivationSpec {
         this.listenPort = listenPort;
     }
 
-    /** @return initialFill text, empty = srqMaxWr */
+    /** @return initialFill text; empty = 4 × srqLimit, at most srqMaxWr (srqMaxWr when srqLimit is 0) */
     public String getInitialFill() {
         return initialFill;
     }
 
-    /** @param initialFill 1..srqMaxWr */
+    /** @param initialFill receive WRs posted at start, srqLimit + 1..srqMaxWr; empty for the default (4 × srqLimit) */
     public void setInitialFill(String initialFill) {
         this.initialFill = initialFill;
     }

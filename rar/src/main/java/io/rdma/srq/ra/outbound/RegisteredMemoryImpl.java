@@ -7,7 +7,10 @@ import io.rdma.srq.verbs.MemoryRegion;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 
-/** {@link RegisteredMemory} over an MR that owns its memory. */
+/**
+ * {@link RegisteredMemory} over an MR that owns its memory. After close (its own, or its connection
+ * handle's) every method but {@link #close()} throws IllegalStateException.
+ */
 final class RegisteredMemoryImpl implements RegisteredMemory {
     private final MemoryRegion mr;
     private final Consumer<RegisteredMemoryImpl> onClose;
@@ -17,27 +20,31 @@ final class RegisteredMemoryImpl implements RegisteredMemory {
         this.onClose = onClose;
     }
 
-    @Override
-    public MemorySegment segment() {
+    private MemoryRegion mr() {
         if (mr.isClosed()) {
             throw new IllegalStateException("the registered memory is closed");
         }
-        return mr.segment();
+        return mr;
+    }
+
+    @Override
+    public MemorySegment segment() {
+        return mr().segment();
     }
 
     @Override
     public long length() {
-        return mr.length();
+        return mr().length();
     }
 
     @Override
     public int lkey() {
-        return mr.lkey();
+        return mr().lkey();
     }
 
     @Override
     public int rkey() {
-        return mr.rkey();
+        return mr().rkey();
     }
 
     @Override

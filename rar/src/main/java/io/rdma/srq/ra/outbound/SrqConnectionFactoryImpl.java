@@ -3,6 +3,7 @@ package io.rdma.srq.ra.outbound;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
+import io.rdma.srq.ra.support.ActivationStatisticsSource;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionManager;
 
@@ -31,8 +32,8 @@ public final class SrqConnectionFactoryImpl implements SrqConnectionFactory {
 
     @Override
     public List<ActivationStatistics> activationStatistics() {
-        return mcf.getResourceAdapter() instanceof io.rdma.srq.ra.SrqResourceAdapter ra
-                ? ra.activationStatistics() : List.of();
+        return mcf.getResourceAdapter() instanceof ActivationStatisticsSource source
+                ? source.activationStatistics() : List.of();
     }
 
     @Override

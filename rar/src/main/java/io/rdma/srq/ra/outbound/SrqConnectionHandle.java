@@ -10,6 +10,8 @@ import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqHandle;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.Teardown;
+import org.jboss.logging.Logger;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -21,9 +23,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The application's connection handle. Memory registered through it is the handle's and is freed
  * when it closes (or when the container cleans the pooled connection up); SRQs belong to the
- * pooled connection.
+ * pooled connection. After close every method but {@link #close()} throws IllegalStateException,
+ * and so do the {@link SrqHandle}s, {@link SrqPeer}s and {@link RegisteredMemory} it gave out.
  */
 public final class SrqConnectionHandle implements SrqConnection {
+    private static final Logger LOG = Logger.getLogger(SrqConnectionHandle.class);
     private volatile SrqManagedConnection mc;
     private final List<RegisteredMemoryImpl> memory = new CopyOnWriteArrayList<>();
     private final List<SrqPeerImpl> peers = new CopyOnWriteArrayList<>();
@@ -96,29 +100,23 @@ public final class SrqConnectionHandle implements SrqConnection {
         if (m == null) {
             return;
         }
-        List<VerbsException> failures = new java.util.ArrayList<>();
-        invalidate(failures);
+        Teardown teardown = new Teardown();
+        invalidate(teardown);
         m.closed(this);
+        for (Exception e : teardown.failures()) {
+            LOG.warnf("closing the connection handle on %s: %s", m, e.getMessage());
+        }
     }
 
-    /** Frees the handle's memory and detaches it; later use throws IllegalStateException. */
-    void invalidate(List<VerbsException> failures) {
+    /**
+     * Closes the handle's peers and memory and detaches it; later use throws IllegalStateException.
+     *
+     * @param teardown where failing closes are recorded
+     */
+    void invalidate(Teardown teardown) {
         mc = null;
-        for (SrqPeerImpl p : List.copyOf(peers)) {
-            try {
-                p.close();
-            } catch (VerbsException e) {
-                failures.add(e);
-            }
-        }
+        teardown.closeAll(List.copyOf(peers)).closeAll(List.copyOf(memory));
         peers.clear();
-        for (RegisteredMemoryImpl m : List.copyOf(memory)) {
-            try {
-                m.close();
-            } catch (VerbsException e) {
-                failures.add(e);
-            }
-        }
         memory.clear();
     }
 
@@ -129,10 +127,5 @@ public final class SrqConnectionHandle implements SrqConnection {
         }
         mc = target;
         target.attach(this);
-    }
-
-    /** @return whether the handle is closed */
-    public boolean isClosed() {
-        return mc == null;
     }
 }

@@ -9,7 +9,10 @@ import io.rdma.srq.verbs.PostReceiveException;
 import io.rdma.srq.verbs.ReceiveWorkRequests;
 import io.rdma.srq.verbs.SharedReceiveQueue;
 
-/** {@link SrqHandle} over a pooled SRQ, usable while its connection handle is open. */
+/**
+ * {@link SrqHandle} over a pooled SRQ, usable while its connection handle is open: after that every
+ * method throws IllegalStateException.
+ */
 final class SrqHandleImpl implements SrqHandle {
     private static final int CHAIN = 64;
 
@@ -30,6 +33,7 @@ final class SrqHandleImpl implements SrqHandle {
 
     @Override
     public String name() {
+        srq();
         return name;
     }
 

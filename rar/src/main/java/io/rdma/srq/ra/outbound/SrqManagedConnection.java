@@ -6,8 +6,8 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.DeviceChoice;
-import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.support.PooledConnectionRegistry;
+import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.ProtectionDomain;
@@ -20,14 +20,12 @@ import jakarta.resource.spi.ConnectionRequestInfo;
 import jakarta.resource.spi.LocalTransaction;
 import jakarta.resource.spi.ManagedConnection;
 import jakarta.resource.spi.ManagedConnectionMetaData;
-import jakarta.resource.spi.work.WorkManager;
 import org.jboss.logging.Logger;
 
 import javax.security.auth.Subject;
 import javax.transaction.xa.XAResource;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,10 +53,10 @@ public final class SrqManagedConnection implements ManagedConnection {
     private final SrqManagedConnectionFactory factory;
     private final SrqConfig config;
     private final Context context;
-    /** The device's name, also for messages after the context is closed. */
-    private final String deviceName;
     private final ProtectionDomain pd;
     private final DeviceAttributes deviceAttributes;
+    /** The device's name, kept for messages after the context is closed. */
+    private final String device;
     private final Map<String, SharedReceiveQueue> srqs = new ConcurrentHashMap<>();
     private final Set<SrqConnectionHandle> handles = ConcurrentHashMap.newKeySet();
     private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
@@ -72,45 +70,34 @@ public final class SrqManagedConnection implements ManagedConnection {
         this.factory = factory;
         this.config = config;
         this.context = context;
-        this.deviceName = context.deviceName();
         this.pd = pd;
         this.deviceAttributes = deviceAttributes;
+        this.device = context.deviceName();
     }
 
-    static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config, WorkManager unused)
-            throws ResourceException {
+    static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config) throws ResourceException {
         Context context;
         try {
-            context = DeviceChoice.open(config.provider(), config.device(), config.softProfile());
+            context = config.device().open();
         } catch (VerbsException e) {
-            throw new ResourceException("cannot open the RDMA device for " + config + ": " + e.getMessage(), e);
+            throw new ResourceException("cannot open the RDMA device (" + config.device() + "): " + e.getMessage(), e);
         }
         try {
             DeviceAttributes device = context.queryDevice();
             PortAttributes port = context.queryPort(Math.min(config.port(), Math.max(1, device.physPortCnt())));
             config.checkAgainst(factory.check(), device, config.port() <= device.physPortCnt() ? port : null);
             SrqManagedConnection mc = new SrqManagedConnection(factory, config, context, context.allocPd(), device);
-            if (factory.getResourceAdapter() instanceof SrqResourceAdapter ra) {
-                ra.opened(mc);
+            if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
+                registry.opened(mc);
             }
             LOG.debugf("opened pooled connection on %s (%s), port %d", context.deviceName(), context.providerName(),
                     config.port());
             return mc;
         } catch (VerbsException e) {
-            ResourceException re = new ResourceException(context.deviceName() + ": " + e.getMessage(), e);
-            closeQuietly(context, re);
-            throw re;
+            throw Teardown.rollback(new ResourceException(context.deviceName() + ": " + e.getMessage(), e), context);
         } catch (ResourceException | RuntimeException e) {
-            closeQuietly(context, e);
+            Teardown.rollback(e, context);
             throw e;
-        }
-    }
-
-    private static void closeQuietly(Context context, Exception cause) {
-        try {
-            context.close();
-        } catch (VerbsException | RuntimeException e) {
-            cause.addSuppressed(e);
         }
     }
 
@@ -199,12 +186,12 @@ public final class SrqManagedConnection implements ManagedConnection {
         AsyncEventType type = event.type();
         if (type == AsyncEventType.DEVICE_FATAL || (type == AsyncEventType.PORT_ERR && event.portNum() == config.port())) {
             fail(new VerbsException("ibv_get_async_event", Errno.EIO, "IBV_EVENT_" + type + " on "
-                    + deviceName + (type == AsyncEventType.PORT_ERR ? " port " + event.portNum() : "")));
+                    + context.deviceName() + (type == AsyncEventType.PORT_ERR ? " port " + event.portNum() : "")));
         } else if (type == AsyncEventType.SRQ_LIMIT_REACHED) {
             limitEvents.incrementAndGet();
-            LOG.debugf("SRQ limit reached on %s: %s", deviceName, event.element());
+            LOG.debugf("SRQ limit reached on %s: %s", context.deviceName(), event.element());
         } else {
-            LOG.debugf("async event %s on %s", type, deviceName);
+            LOG.debugf("async event %s on %s", type, context.deviceName());
         }
     }
 
@@ -213,7 +200,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             return;
         }
         broken = true;
-        LOG.warnf("pooled connection on %s lost: %s", deviceName, cause.getMessage());
+        LOG.warnf("pooled connection on %s lost: %s", context.deviceName(), cause.getMessage());
         ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_ERROR_OCCURRED, cause);
         for (ConnectionEventListener l : listeners) {
             l.connectionErrorOccurred(event);
@@ -226,7 +213,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             throw new jakarta.resource.spi.IllegalStateException("the pooled connection is destroyed");
         }
         if (!isUsable()) {
-            throw new ResourceException("the RDMA device " + deviceName + " is lost");
+            throw new ResourceException("the RDMA device " + context.deviceName() + " is lost");
         }
         SrqConnectionHandle handle = new SrqConnectionHandle(this);
         handles.add(handle);
@@ -262,17 +249,16 @@ public final class SrqManagedConnection implements ManagedConnection {
     /** Closes every handle and the memory it registered; the SRQ pool stays. */
     @Override
     public void cleanup() throws ResourceException {
-        List<VerbsException> failures = new ArrayList<>();
+        Teardown teardown = new Teardown();
+        invalidateHandles(teardown);
+        teardown.throwIfFailed(first -> new ResourceException("cleanup of " + device + ": " + first.getMessage(), first));
+    }
+
+    private void invalidateHandles(Teardown teardown) {
         for (SrqConnectionHandle h : List.copyOf(handles)) {
-            h.invalidate(failures);
+            h.invalidate(teardown);
         }
         handles.clear();
-        if (!failures.isEmpty()) {
-            ResourceException e = new ResourceException("cleanup of " + deviceName + ": "
-                    + failures.getFirst().getMessage(), failures.getFirst());
-            failures.stream().skip(1).forEach(e::addSuppressed);
-            throw e;
-        }
     }
 
     /** Frees every native object: the context closes SRQs, MRs, the PD children-first. */
@@ -282,24 +268,14 @@ public final class SrqManagedConnection implements ManagedConnection {
             return;
         }
         destroyed = true;
-        List<VerbsException> failures = new ArrayList<>();
-        for (SrqConnectionHandle h : List.copyOf(handles)) {
-            h.invalidate(failures);
-        }
-        handles.clear();
+        Teardown teardown = new Teardown();
+        invalidateHandles(teardown);
         srqs.clear();
-        if (factory.getResourceAdapter() instanceof SrqResourceAdapter ra) {
-            ra.closed(this);
+        if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
+            registry.closed(this);
         }
-        try {
-            context.close();
-        } catch (VerbsException e) {
-            failures.add(e);
-        }
-        if (!failures.isEmpty()) {
-            throw new ResourceException("destroy of " + deviceName + ": " + failures.getFirst().getMessage(),
-                    failures.getFirst());
-        }
+        teardown.close(context)
+                .throwIfFailed(first -> new ResourceException("destroy of " + device + ": " + first.getMessage(), first));
     }
 
     /** @return whether destroy has run */
@@ -337,7 +313,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
             @Override
             public String getEISProductVersion() {
-                return deviceName + " fw " + deviceAttributes.fwVersion();
+                return context.deviceName() + " fw " + deviceAttributes.fwVersion();
             }
 
             @Override
@@ -364,7 +340,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     @Override
     public String toString() {
-        return "SrqManagedConnection[" + deviceName + " port " + config.port() + (broken ? ", lost" : "")
+        return "SrqManagedConnection[" + device + " port " + config.port() + (broken ? ", lost" : "")
                 + (destroyed ? ", destroyed" : "") + "]";
     }
 }

@@ -2,8 +2,7 @@ package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
-import io.rdma.srq.ra.PropertyCheck;
-import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.support.PropertyCheck;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConfigProperty;
 import jakarta.resource.spi.ConnectionDefinition;
@@ -83,11 +82,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
 
     @Override
     public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info) throws ResourceException {
-        return SrqManagedConnection.open(this, config(), workManagerOrNull());
-    }
-
-    private jakarta.resource.spi.work.WorkManager workManagerOrNull() {
-        return resourceAdapter instanceof SrqResourceAdapter ra ? ra.workManager() : null;
+        return SrqManagedConnection.open(this, config());
     }
 
     @Override

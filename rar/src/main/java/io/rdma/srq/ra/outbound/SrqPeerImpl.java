@@ -2,11 +2,7 @@ package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.SendRing;
-import io.rdma.srq.verbs.CmConnection;
-import io.rdma.srq.verbs.CompletionQueue;
-import io.rdma.srq.verbs.QpInitAttributes;
-import io.rdma.srq.verbs.QueuePair;
+import io.rdma.srq.ra.support.RcConnection;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -14,90 +10,62 @@ import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * {@link SrqPeer}: an RC QP with its own CQ on the pooled connection's device, connected through
- * rdma_cm, sending through a {@link SendRing} of {@value #DEPTH} slots.
+ * {@link SrqPeer}: an {@link RcConnection} on the pooled connection's device without receives,
+ * connected through rdma_cm, its send ring ({@value RcConnection#SEND_DEPTH} × sendBufferSize bytes)
+ * registered at connect. Every method but {@link #close()} throws IllegalStateException after close.
  */
 final class SrqPeerImpl implements SrqPeer {
-    static final int DEPTH = 64;
     private static final String SEND_BUFFER_SIZE = "the connection definition's sendBufferSize";
 
-    private final CompletionQueue cq;
-    private final QueuePair qp;
-    private final SendRing ring;
-    private final CmConnection connection;
+    private final RcConnection rc;
+    private final InetSocketAddress remote;
     private final Consumer<SrqPeerImpl> onClose;
-    private boolean closed;
+    private volatile boolean closed;
 
-    private SrqPeerImpl(CompletionQueue cq, QueuePair qp, SendRing ring, CmConnection connection,
-                        Consumer<SrqPeerImpl> onClose) {
-        this.cq = cq;
-        this.qp = qp;
-        this.ring = ring;
-        this.connection = connection;
+    private SrqPeerImpl(RcConnection rc, InetSocketAddress remote, Consumer<SrqPeerImpl> onClose) {
+        this.rc = rc;
+        this.remote = remote;
         this.onClose = onClose;
     }
 
     static SrqPeerImpl connect(SrqManagedConnection mc, InetSocketAddress remote, Duration timeout,
                                Consumer<SrqPeerImpl> onClose) throws VerbsException {
-        CompletionQueue cq = mc.context().createCq(2 * DEPTH, null);
-        QueuePair qp = null;
-        SendRing ring = null;
-        try {
-            qp = mc.pd().createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(cq)
-                    .maxSendWr(DEPTH).maxRecvWr(1).maxRecvSge(1).build());
-            ring = new SendRing(mc.pd(), qp, cq, mc.config().sendBufferSize(), DEPTH, remote::toString);
-            CmConnection c = mc.context().connect(qp, remote, timeout);
-            return new SrqPeerImpl(cq, qp, ring, c, onClose);
-        } catch (VerbsException | RuntimeException e) {
-            closeQuietly(ring, e);
-            closeQuietly(qp, e);
-            closeQuietly(cq, e);
-            throw e;
-        }
+        RcConnection rc = RcConnection.connect(mc.pd(), RcConnection.Receives.none(),
+                new RcConnection.Sends(mc.config().sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout);
+        return new SrqPeerImpl(rc, rc.connection().remoteAddress(), onClose);
     }
 
-    private static void closeQuietly(AutoCloseable c, Exception cause) {
-        if (c != null) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                cause.addSuppressed(e);
-            }
-        }
-    }
-
-    private void ensureOpen() {
+    private RcConnection rc() {
         if (closed) {
-            throw new IllegalStateException("the peer connection to " + connection.remoteAddress() + " is closed");
+            throw new IllegalStateException("the peer connection to " + remote + " is closed");
         }
+        return rc;
     }
 
     @Override
     public InetSocketAddress remoteAddress() {
-        return connection.remoteAddress();
+        rc();
+        return remote;
     }
 
     @Override
     public void send(ByteBuffer message) throws VerbsException {
-        ensureOpen();
-        ring.post(message, null, SEND_BUFFER_SIZE);
+        rc().send(message, null);
     }
 
     @Override
     public void send(ByteBuffer message, int immData) throws VerbsException {
-        ensureOpen();
-        ring.post(message, immData, SEND_BUFFER_SIZE);
+        rc().send(message, immData);
     }
 
     @Override
     public void flush(Duration timeout) throws VerbsException {
-        ensureOpen();
-        ring.flush(timeout);
+        rc().flush(timeout);
     }
 
     @Override
     public long sent() {
-        return ring.sent();
+        return rc().sent();
     }
 
     @Override
@@ -107,10 +75,7 @@ final class SrqPeerImpl implements SrqPeer {
         }
         closed = true;
         try {
-            connection.close();
-            ring.close();
-            qp.close();
-            cq.close();
+            rc.close();
         } finally {
             onClose.accept(this);
         }

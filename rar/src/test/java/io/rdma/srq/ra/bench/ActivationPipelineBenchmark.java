@@ -5,21 +5,12 @@ import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.testing.SoftSender;
 import io.rdma.srq.ra.testing.TestWorkManager;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The full inbound adapter path on the soft device to a no-op listener: a peer (its own soft context,
@@ -38,13 +29,7 @@ import java.util.concurrent.TimeUnit;
  * adapter's path on one core, the sender on the other); {@code pool} hands it to a pool thread, as
  * a container's WorkManager does.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class ActivationPipelineBenchmark {
+public class ActivationPipelineBenchmark extends SoftDeviceBenchmark {
     /** Messages the sender may be ahead of the receiver: half the SRQ, so the SRQ never runs dry. */
     private static final int WINDOW = 512;
 

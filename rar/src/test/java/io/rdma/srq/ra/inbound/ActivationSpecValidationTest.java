@@ -21,7 +21,7 @@ class ActivationSpecValidationTest {
             "srqMaxSge       | 0      | srqMaxSge must be in 1..2147483647 (at most the device's max_srq_sge), got 0",
             "bufferSize      | 0      | bufferSize must be in 1..1073741824 (bytes per receive buffer), got 0",
             "bufferSize      | 4k     | bufferSize must be an integer in 1..1073741824 (bytes per receive buffer), got '4k'",
-            "srqLimit        | 2000   | srqLimit must be in 0..1024 (0 = no limit events; at most srqMaxWr), got 2000",
+            "srqLimit        | 2000   | srqLimit must be in 0..1024 (0 = not armed, no limit events; at most srqMaxWr), got 2000",
             "cqSize          | 100    | cqSize must be in 1024..2147483647 (at least srqMaxWr, at most the device's max_cqe), got 100",
             "pollMode        | spin   | pollMode must be one of busy, event, adaptive, got 'spin'",
             "maxConcurrency  | 0      | maxConcurrency must be in 1..1024 (endpoints delivering at once), got 0",
@@ -55,11 +55,11 @@ class ActivationSpecValidationTest {
     @Test
     void theDefaultsAreValid() throws Exception {
         InboundConfig c = new SrqActivationSpec().config();
-        assertEquals(1024, c.srqMaxWr());
+        assertEquals(1024, c.srq().maxWr());
         assertEquals(1024, c.cqSize(), "cqSize defaults to srqMaxWr");
         assertEquals(256, c.initialFill(), "fill defaults to 4 × srqLimit");
         assertEquals(InboundConfig.PollMode.ADAPTIVE, c.pollMode());
-        assertTrue(c.srqLimit() < c.initialFill());
+        assertTrue(c.srq().srqLimit() < c.initialFill());
         assertEquals(null, c.connectTo(), "no outgoing connections unless connectTo is set");
         assertEquals(4096, c.replyBufferSize());
     }

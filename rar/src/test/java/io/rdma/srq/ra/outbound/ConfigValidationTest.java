@@ -47,7 +47,7 @@ class ConfigValidationTest {
             "srqMaxSge   | 0    | in 1..",
             "srqLimit    | low  | must be an integer in 0..1024",
             "srqLimit    | -1   | in 0..1024",
-            "srqLimit    | 1025 | in 0..1024 (0 disarms; at most srqMaxWr)"})
+            "srqLimit    | 1025 | in 0..1024 (0 = not armed, no limit events; at most srqMaxWr)"})
     void staticRangesFailWhenTheFactoryIsCreated(String property, String value, String expected) throws Exception {
         SrqManagedConnectionFactory mcf = factory(property, value);
         InvalidPropertyException e = assertThrows(InvalidPropertyException.class,

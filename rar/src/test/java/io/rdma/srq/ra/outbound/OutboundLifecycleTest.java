@@ -7,15 +7,11 @@ import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
 import io.rdma.srq.api.SrqHandle;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.SrqResourceAdapter;
-import io.rdma.srq.ra.testing.TestBootstrapContext;
-import io.rdma.srq.ra.testing.TestConnectionManager;
+import io.rdma.srq.ra.testing.SoftAdapterTest;
 import io.rdma.srq.verbs.soft.SoftProvider;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.spi.ManagedConnection;
 import jakarta.resource.spi.TransactionSupport;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumSet;
@@ -30,30 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Outbound connections on the soft device, with a pooling test ConnectionManager and no container. */
-class OutboundLifecycleTest {
-    private final SrqResourceAdapter ra = new SrqResourceAdapter();
-    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    private final TestConnectionManager cm = new TestConnectionManager();
-    private SrqManagedConnectionFactory mcf;
-    private SrqConnectionFactory factory;
-    private int liveBefore;
-
-    @BeforeEach
-    void start() throws Exception {
-        liveBefore = SoftProvider.liveObjects();
-        ra.start(bootstrap);
-        mcf = new SrqManagedConnectionFactory();
-        mcf.setProvider("soft");
-        mcf.setResourceAdapter(ra);
-        factory = (SrqConnectionFactory) mcf.createConnectionFactory(cm);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
-        assertEquals(liveBefore, SoftProvider.liveObjects(), "every native object freed");
-    }
+class OutboundLifecycleTest extends SoftAdapterTest {
 
     @Test
     void aConnectionReportsTheDeviceAndOpensNamedSrqsOfAtLeastTheSpec() throws Exception {

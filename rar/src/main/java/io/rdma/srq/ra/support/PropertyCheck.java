@@ -1,10 +1,12 @@
-package io.rdma.srq.ra;
+package io.rdma.srq.ra.support;
 
 import jakarta.resource.spi.InvalidPropertyException;
 
 import java.beans.IntrospectionException;
 import java.beans.PropertyDescriptor;
-import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * Parses and checks configuration properties (JavaBean properties of the managed connection
@@ -57,35 +59,64 @@ public final class PropertyCheck {
     }
 
     /**
+     * One of the constants of an enum, written as its name in lower case ({@code busy} for
+     * {@code BUSY}), exactly.
+     *
      * @param property the property name
      * @param value    its configured text
-     * @param allowed  the allowed values
-     * @return the value, trimmed
-     * @throws InvalidPropertyException if it is not one of them
+     * @param type     the enum
+     * @param <E>      its type
+     * @return the constant
+     * @throws InvalidPropertyException naming the allowed values if it is none of them
      */
-    public String oneOf(String property, String value, Collection<String> allowed) throws InvalidPropertyException {
-        String v = value == null ? "" : value.trim();
-        if (!allowed.contains(v)) {
-            throw invalid(property, property + " must be one of " + String.join(", ", allowed) + ", got '" + value + "'");
-        }
-        return v;
+    public <E extends Enum<E>> E oneOf(String property, String value, Class<E> type) throws InvalidPropertyException {
+        return oneOf(property, value, List.of(type.getEnumConstants()), PropertyCheck::text);
     }
 
     /**
-     * Checks the SRQ sizes of a configuration against the opened device (ibv_query_device(3)).
+     * One of {@code allowed}, each written as {@code text} gives it, exactly.
      *
-     * @param device the device attributes
-     * @param maxWr  the srqMaxWr value
-     * @param maxSge the srqMaxSge value
-     * @throws InvalidPropertyException when the device has no SRQ, or a size exceeds its maximum
+     * @param property the property name
+     * @param value    its configured text
+     * @param allowed  the allowed values
+     * @param text     how each is written
+     * @param <T>      their type
+     * @return the value whose text is {@code value}, trimmed
+     * @throws InvalidPropertyException naming the allowed values if it is none of them
      */
-    public void srqSizes(io.rdma.srq.api.DeviceAttributes device, int maxWr, int maxSge) throws InvalidPropertyException {
-        if (device.maxSrq() == 0 || device.maxSrqWr() == 0) {
-            throw invalid("srqMaxWr", "the device has no SRQ support (max_srq " + device.maxSrq()
-                    + ", max_srq_wr " + device.maxSrqWr() + "): choose another device");
+    public <T> T oneOf(String property, String value, List<T> allowed, Function<T, String> text)
+            throws InvalidPropertyException {
+        return parse(property, value, allowed.stream().map(text).toList(), v -> allowed.stream()
+                .filter(a -> text.apply(a).equals(v)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(v)));
+    }
+
+    /**
+     * A value parsed by {@code parser}, which throws IllegalArgumentException for text it does not know.
+     *
+     * @param property the property name
+     * @param value    its configured text
+     * @param allowed  how the allowed values are written, for the message
+     * @param parser   parses the trimmed text
+     * @param <T>      the value's type
+     * @return the parsed value
+     * @throws InvalidPropertyException {@code property must be one of a, b, got 'x'} if the parser refuses it
+     */
+    public <T> T parse(String property, String value, List<String> allowed, Function<String, T> parser)
+            throws InvalidPropertyException {
+        try {
+            return parser.apply(value == null ? "" : value.trim());
+        } catch (IllegalArgumentException e) {
+            throw invalid(property, property + " must be one of " + String.join(", ", allowed) + ", got '" + value + "'");
         }
-        inRange("srqMaxWr", maxWr, 1, device.maxSrqWr(), "the device's max_srq_wr");
-        inRange("srqMaxSge", maxSge, 1, device.maxSrqSge(), "the device's max_srq_sge");
+    }
+
+    /**
+     * @param constant an enum constant
+     * @return how a property writes it: its name in lower case
+     */
+    public static String text(Enum<?> constant) {
+        return constant.name().toLowerCase(Locale.ROOT);
     }
 
     /**

@@ -1,52 +1,48 @@
-package io.rdma.srq.ra.inbound;
+package io.rdma.srq.ra.bench;
 
 import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.bench.NoOpEndpointFactory;
+import io.rdma.srq.ra.inbound.InboundConfig;
+import io.rdma.srq.ra.inbound.Links;
+import io.rdma.srq.ra.inbound.Poller;
+import io.rdma.srq.ra.inbound.ReceiveBuffers;
+import io.rdma.srq.ra.inbound.SrqActivationSpec;
+import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.testing.TestWorkManager;
 import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.MemoryRegion;
 import io.rdma.srq.verbs.ProtectionDomain;
 import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.ReceiveWorkRequests;
+import io.rdma.srq.verbs.SharedReceiveQueue;
 import io.rdma.srq.verbs.WorkCompletionArray;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
-import java.time.Duration;
 import java.util.EnumSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The adapter's inbound path on ONE thread, in the shape of native's SoftFabricBenchmark (the bare
- * loop): post 32 SENDs of 64 bytes from a QP on the activation's soft context, then turn the
- * activation's poller ({@code pollOnce}: repost/top-up, poll, one delivery batch to a no-op
- * endpoint run on this thread) until the 32 are delivered, then reap the 32 send completions.
+ * loop): post 32 SENDs of 64 bytes from a QP on the same soft context, then turn the adapter's
+ * {@link Poller} ({@code pollOnce}: repost/top-up, poll, one delivery batch to a no-op endpoint run
+ * on this thread) until the 32 are delivered, then reap the 32 send completions. The benchmark builds
+ * the parts of an activation it needs — SRQ, CQ, {@link ReceiveBuffers}, {@link Links}, the
+ * {@link Poller} (whose Work it never schedules) and an {@link RcConnection} on the SRQ, connected
+ * directly to the sender — the way {@code SrqActivation} builds them.
  * Score: messages per second on one core; the per-message overhead of the adapter is
  * 1/this − 1/SoftFabricBenchmark.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class AdapterPathBenchmark {
+public class AdapterPathBenchmark extends SoftDeviceBenchmark {
     private static final int BATCH = 32;
     private TestWorkManager wm;
-    private SrqActivation activation;
+    private Context context;
+    private Poller poller;
     private CompletionQueue sendCq;
     private QueuePair sender;
     private MemoryRegion message;
@@ -59,24 +55,31 @@ public class AdapterPathBenchmark {
         wm = new TestWorkManager(true);
         SrqActivationSpec spec = new SrqActivationSpec();
         spec.setProvider("soft");
-        spec.setListenAddress("10.0.0.1");
-        spec.setListenPort("0");
         spec.setSrqMaxWr("256");
         spec.setSrqLimit("0");
         spec.setBufferSize("64");
+        spec.setPollMode("busy");
         spec.setMaxConcurrency("1");
-        activation = SrqActivation.open(wm, (event, loader) -> { }, new NoOpEndpointFactory(false), spec.config());
-        ProtectionDomain pd = activation.context().allocPd();
-        sendCq = activation.context().createCq(4 * BATCH, null);
+        InboundConfig config = spec.config();
+        context = config.device().open();
+        ProtectionDomain pd = context.allocPd();
+        CompletionQueue cq = context.createCq(config.cqSize(), null);
+        SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
+        Links links = new Links("bench", pd, cq, srq, config.replyBufferSize());
+        poller = new Poller("bench", config, cq, null, new ReceiveBuffers(pd, srq, config), links,
+                new NoOpEndpointFactory(false), wm);
+        QueuePair receiver = RcConnection.create(pd, RcConnection.Receives.fromSrq(cq, srq),
+                new RcConnection.Sends(config.replyBufferSize(), "replyBufferSize", false)).qp();
+        sendCq = context.createCq(4 * BATCH, null);
         sender = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(sendCq)
                 .maxSendWr(2 * BATCH).maxRecvWr(1).maxRecvSge(1).build());
-        QueuePair receiver = activation.openLoopbackQp();
         sender.connect(1, 0, receiver.localEndpoint(1, 0));
         receiver.connect(1, 0, sender.localEndpoint(1, 0));
         message = pd.allocateRegistered(64, EnumSet.of(AccessFlag.LOCAL_WRITE));
         wcs = new WorkCompletionArray(BATCH);
         sendWcs = new WorkCompletionArray(BATCH);
         wrs = new ReceiveWorkRequests(BATCH);
+        poller.pollOnce(wcs, wrs); // the first turn fills the SRQ
     }
 
     @Benchmark
@@ -87,7 +90,7 @@ public class AdapterPathBenchmark {
         }
         int delivered = 0;
         while (delivered < BATCH) {
-            int n = activation.pollOnce(wcs, wrs);
+            int n = poller.pollOnce(wcs, wrs);
             if (n > 0) {
                 delivered += n;
             }
@@ -104,7 +107,7 @@ public class AdapterPathBenchmark {
         wcs.close();
         sendWcs.close();
         wrs.close();
-        activation.stop(Duration.ofSeconds(1));
+        context.close();
         wm.shutdown();
     }
 }

@@ -1,4 +1,4 @@
-package io.rdma.srq.ra;
+package io.rdma.srq.ra.support;
 
 import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.Errno;

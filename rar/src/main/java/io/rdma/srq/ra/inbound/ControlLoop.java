@@ -1,0 +1,142 @@
+package io.rdma.srq.ra.inbound;
+
+import io.rdma.srq.api.AsyncEventType;
+import io.rdma.srq.api.CmEventType;
+import io.rdma.srq.api.SrqLimitReached;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.verbs.AsyncEvent;
+import io.rdma.srq.verbs.CmEvent;
+import io.rdma.srq.verbs.CmListener;
+import io.rdma.srq.verbs.CmRequest;
+import io.rdma.srq.verbs.Context;
+import io.rdma.srq.verbs.SharedReceiveQueue;
+import org.jboss.logging.Logger;
+
+import java.io.Serial;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The activation's control loop, one long-running Work: takes the listener's rdma_cm events
+ * (rdma_get_cm_event(3), waiting {@value #CM_WAIT_MS} ms at most) and the device's async events
+ * (ibv_get_async_event(3), without waiting), so deactivation never waits on it for long.
+ * <ul>
+ *   <li>CONNECT_REQUEST: accepted onto a new connection on the SRQ ({@link Links#accept}), or
+ *       rejected (rdma_reject(3)) when that fails;</li>
+ *   <li>DISCONNECTED, TIMEWAIT_EXIT, DEVICE_REMOVAL of an accepted connection: it is closed;</li>
+ *   <li>IBV_EVENT_SRQ_LIMIT_REACHED of the SRQ: the fill level is raised and the limit re-armed
+ *       ({@link ReceiveBuffers#limitReached}), and {@link SrqLimitReached} is fired to the
+ *       application with its class loader as thread context class loader;</li>
+ *   <li>IBV_EVENT_DEVICE_FATAL: logged (no more messages will arrive); others at debug.</li>
+ * </ul>
+ */
+final class ControlLoop extends LongRunningWork {
+    @Serial
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = Logger.getLogger(ControlLoop.class);
+    private static final long CM_WAIT_MS = 20;
+
+    private final String name;
+    private final String device;
+    private final CmListener listener;
+    private final Context context;
+    private final SharedReceiveQueue srq;
+    private final ReceiveBuffers buffers;
+    private final Links links;
+    private final LimitEventSink sink;
+    private final ClassLoader applicationLoader;
+    private final LongAdder limitEvents = new LongAdder();
+
+    /**
+     * @param name              the activation's SRQ name, for logs, the thread and the event
+     * @param listener          the activation's rdma_cm listener
+     * @param context           its device (the async event queue)
+     * @param srq               its SRQ, to recognise its limit events
+     * @param buffers           its receive buffers
+     * @param links             its connections
+     * @param sink              where SrqLimitReached goes
+     * @param applicationLoader the activating application's class loader
+     */
+    ControlLoop(String name, CmListener listener, Context context, SharedReceiveQueue srq, ReceiveBuffers buffers,
+                Links links, LimitEventSink sink, ClassLoader applicationLoader) {
+        super("srq-control-" + name);
+        this.name = name;
+        this.device = context.deviceName();
+        this.listener = listener;
+        this.context = context;
+        this.srq = srq;
+        this.buffers = buffers;
+        this.links = links;
+        this.sink = sink;
+        this.applicationLoader = applicationLoader;
+    }
+
+    @Override
+    protected void loop() throws VerbsException {
+        while (running()) {
+            Optional<CmEvent> e = listener.nextEvent(Duration.ofMillis(CM_WAIT_MS));
+            if (e.isPresent()) {
+                cmEvent(e.get());
+            }
+            Optional<AsyncEvent> a;
+            while (running() && (a = context.getAsyncEvent(Duration.ZERO)).isPresent()) {
+                asyncEvent(a.get());
+            }
+        }
+    }
+
+    private void cmEvent(CmEvent e) {
+        if (e.type() == CmEventType.CONNECT_REQUEST) {
+            accept(e.request());
+        } else if (e.connection() != null && (e.type() == CmEventType.DISCONNECTED
+                || e.type() == CmEventType.TIMEWAIT_EXIT || e.type() == CmEventType.DEVICE_REMOVAL)) {
+            links.drop(e.connection().qp().qpNum());
+        }
+    }
+
+    private void accept(CmRequest request) {
+        try {
+            RcConnection link = links.accept(request);
+            LOG.debugf("activation %s: accepted %s on QP %d", name, request.remoteAddress(), link.qpNum());
+        } catch (VerbsException | RuntimeException failure) {
+            LOG.warnf("activation %s: refusing %s: %s", name, request.remoteAddress(), failure.getMessage());
+            try {
+                request.reject();
+            } catch (VerbsException | RuntimeException ignored) {
+                // the peer times out
+            }
+        }
+    }
+
+    private void asyncEvent(AsyncEvent e) {
+        if (e.type() == AsyncEventType.SRQ_LIMIT_REACHED && e.element() == srq) {
+            limitReached();
+        } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
+            LOG.errorf("activation %s: IBV_EVENT_DEVICE_FATAL on %s; no more messages will arrive", name, device);
+        } else {
+            LOG.debugf("activation %s: async event %s", name, e.type());
+        }
+    }
+
+    private void limitReached() {
+        limitEvents.increment();
+        int before = buffers.limitReached();
+        SrqLimitReached event = new SrqLimitReached(name, device, buffers.srqLimit(), (int) buffers.outstanding(),
+                Instant.now());
+        LOG.debugf("activation %s: SRQ limit %d reached, %d outstanding; fill %d -> %d", name, buffers.srqLimit(),
+                buffers.outstanding(), before, buffers.fill());
+        try {
+            sink.fire(event, applicationLoader);
+        } catch (RuntimeException observerFailure) {
+            LOG.warnf(observerFailure, "activation %s: an SrqLimitReached observer failed", name);
+        }
+    }
+
+    /** @return IBV_EVENT_SRQ_LIMIT_REACHED events taken */
+    long limitEvents() {
+        return limitEvents.sum();
+    }
+}

@@ -1,0 +1,144 @@
+package io.rdma.srq.ra.inbound;
+
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.MemoryRegion;
+import io.rdma.srq.verbs.ProtectionDomain;
+import io.rdma.srq.verbs.ReceiveWorkRequests;
+import io.rdma.srq.verbs.SharedReceiveQueue;
+
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The receive buffers of one activation's SRQ: one registered slab of srqMaxWr × bufferSize bytes
+ * (the same for 1 or 1000 connections), the buffers neither posted nor in delivery (a stack of
+ * indexes; a buffer's index is its receive WR's wr_id), and the refill policy: how many receives
+ * should be posted (the fill level, initialFill at start), how the level reacts to
+ * IBV_EVENT_SRQ_LIMIT_REACHED (replenishPolicy {@code grow}: doubles it up to srqMaxWr,
+ * MVAPICH2-style) and the re-arming of the one-shot limit (ibv_modify_srq(3) IBV_SRQ_LIMIT).
+ *
+ * <p>Threads: {@link #topUp}, {@link #release} and {@link #consumed} are the poller's alone;
+ * {@link #limitReached} is the control loop's; the counters may be read by anyone.
+ */
+public final class ReceiveBuffers {
+    private final SharedReceiveQueue srq;
+    private final MemoryRegion slab;
+    private final int bufferSize;
+    private final int maxFill;
+    private final int limit;
+    private final InboundConfig.Replenish policy;
+    private final int[] free;
+    private int freeCount;
+    private final LongAdder posted = new LongAdder();
+    private volatile long outstanding;
+    private volatile int fill;
+    private volatile boolean rearm;
+
+    /**
+     * Registers the slab (ibv_reg_mr(3), IBV_ACCESS_LOCAL_WRITE); posts nothing until the first
+     * {@link #topUp}, which then arms the limit (an SRQ is created with limit 0 and armed after its
+     * first receives are posted: driver note 4).
+     *
+     * @param pd     the SRQ's protection domain
+     * @param srq    the SRQ, created with srq_limit 0, max_wr ≥ config srqMaxWr
+     * @param config srqMaxWr (buffers), bufferSize, srqLimit, initialFill, replenishPolicy
+     * @throws VerbsException the errno of ibv_reg_mr
+     * @throws OutOfMemoryError when the slab cannot be allocated
+     */
+    public ReceiveBuffers(ProtectionDomain pd, SharedReceiveQueue srq, InboundConfig config) throws VerbsException {
+        this.srq = srq;
+        this.bufferSize = config.bufferSize();
+        this.maxFill = config.srq().maxWr();
+        this.limit = config.srq().srqLimit();
+        this.policy = config.replenish();
+        this.slab = pd.allocateRegistered((long) maxFill * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        this.free = new int[maxFill];
+        for (int i = 0; i < free.length; i++) {
+            free[freeCount++] = i;
+        }
+        this.fill = config.initialFill();
+        this.rearm = limit > 0;
+    }
+
+    /**
+     * Posts free buffers until the fill level is reached, in chains of up to {@code wrs.capacity()}
+     * (ibv_post_srq_recv(3)), then re-arms the limit if asked. Poller thread only.
+     *
+     * @param wrs the poller's receive WR chain
+     * @throws VerbsException the errno of ibv_post_srq_recv or ibv_modify_srq
+     */
+    void topUp(ReceiveWorkRequests wrs) throws VerbsException {
+        long want = fill - outstanding;
+        while (want > 0 && freeCount > 0) {
+            int k = 0;
+            while (k < wrs.capacity() && k < want && freeCount > 0) {
+                int buffer = free[--freeCount];
+                wrs.set(k++, buffer, slab.address() + (long) buffer * bufferSize, bufferSize, slab.lkey());
+            }
+            srq.postReceive(wrs, k);
+            outstanding += k;
+            posted.add(k);
+            want -= k;
+        }
+        if (rearm) {
+            rearm = false;
+            srq.armLimit(limit);
+        }
+    }
+
+    /** @param n completions taken from the CQ: that many receives are no longer posted (poller thread) */
+    void consumed(int n) {
+        outstanding -= n;
+    }
+
+    /** @param buffer a buffer (wr_id) back from delivery or from an error completion (poller thread) */
+    void release(int buffer) {
+        free[freeCount++] = buffer;
+    }
+
+    /**
+     * IBV_EVENT_SRQ_LIMIT_REACHED: raises the fill level by the policy and has the next top-up re-arm
+     * the limit (control loop).
+     *
+     * @return the fill level before
+     */
+    int limitReached() {
+        int before = fill;
+        if (policy == InboundConfig.Replenish.GROW) {
+            fill = Math.min(maxFill, Math.max(before * 2, before + 1));
+        }
+        rearm = true;
+        return before;
+    }
+
+    /**
+     * @param index  a buffer's index (its wr_id)
+     * @param length bytes of it, ≤ bufferSize
+     * @return the buffer's first {@code length} bytes in the slab
+     */
+    MemorySegment buffer(int index, int length) {
+        return slab.segment().asSlice((long) index * bufferSize, length);
+    }
+
+    /** @return receive WRs posted since the start */
+    long posted() {
+        return posted.sum();
+    }
+
+    /** @return receive WRs posted and not yet consumed */
+    long outstanding() {
+        return outstanding;
+    }
+
+    /** @return the fill level now */
+    int fill() {
+        return fill;
+    }
+
+    /** @return the configured srq_limit (0: not armed) */
+    int srqLimit() {
+        return limit;
+    }
+}
