@@ -2,7 +2,6 @@ package io.rdma.srq.verbs;
 
 import io.rdma.srq.api.WcStatus;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_wc;
-import io.rdma.srq.verbs.spi.NetworkOrder;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -24,7 +24,7 @@ import io.rdma.srq.verbs.ffi.ibverbs.ibv_context;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_device_attr;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_gid;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_port_attr;
-import io.rdma.srq.verbs.spi.NetworkOrder;
+import io.rdma.srq.verbs.NetworkOrder;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

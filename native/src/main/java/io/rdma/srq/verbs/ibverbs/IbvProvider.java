@@ -7,7 +7,7 @@ import io.rdma.srq.verbs.DeviceInfo;
 import io.rdma.srq.verbs.Verbs;
 import io.rdma.srq.verbs.VerbsProvider;
 import io.rdma.srq.verbs.ffi.ibverbs.IbVerbs;
-import io.rdma.srq.verbs.spi.NetworkOrder;
+import io.rdma.srq.verbs.NetworkOrder;
 
 import org.jboss.logging.Logger;
 

@@ -17,7 +17,7 @@ import io.rdma.srq.verbs.ffi.ibverbs.ibv_qp_cap;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_qp_init_attr;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_send_wr;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_sge;
-import io.rdma.srq.verbs.spi.NetworkOrder;
+import io.rdma.srq.verbs.NetworkOrder;
 import io.rdma.srq.verbs.spi.ResourceBase;
 
 import java.lang.foreign.Arena;

@@ -10,7 +10,7 @@ import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.RcEndpoint;
 import io.rdma.srq.verbs.SharedReceiveQueue;
-import io.rdma.srq.verbs.spi.NetworkOrder;
+import io.rdma.srq.verbs.NetworkOrder;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package io.rdma.srq.verbs.spi;
+package io.rdma.srq.verbs;
 
 import java.nio.ByteOrder;
 

@@ -1,0 +1,27 @@
+package io.rdma.srq.ra;
+
+import io.rdma.srq.testing.PackageGraph;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The adapter's packages depend on each other one way: {@code support} ← {@code inbound},
+ * {@code outbound} ← {@code ra}; inbound and outbound never on each other, support on neither.
+ */
+class PackageCyclesTest {
+
+    @Test
+    void theAdapterPackagesDependOneWay() throws Exception {
+        Path classes = Path.of(SrqResourceAdapter.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        PackageGraph g = PackageGraph.of(classes, "io.rdma.srq.ra", System.getProperty("java.class.path"));
+        assertEquals(List.of(), g.cycles(), "package cycles in " + g.edges());
+        assertEquals(Set.of(), g.edges().getOrDefault("io.rdma.srq.ra.support", Set.of()), "support depends on no other adapter package");
+        assertEquals(Set.of("io.rdma.srq.ra.support"), g.edges().get("io.rdma.srq.ra.inbound"), "inbound uses support only");
+        assertEquals(Set.of("io.rdma.srq.ra.support"), g.edges().get("io.rdma.srq.ra.outbound"), "outbound uses support only");
+    }
+}
