@@ -23,17 +23,19 @@
 #   RXE_OFF_TIMEOUT  seconds the guest may take to power off after CMD ended (default 30)
 #   RXE_WORK    work dir for the kernel, initramfs and runs (default <it-tests>/target/rxe-lab,
 #               i.e. target/rxe-lab next to this lab directory)
-#   RXE_KROOT   dir holding boot/ and lib/modules/ (default $RXE_WORK/kernel if it
-#               exists, made by setup-host.sh; else the host's /boot and /lib/modules)
-#   RXE_KVER    kernel version (default: newest in RXE_KROOT/lib/modules)
+#   RXE_KROOT   dir holding boot/ and lib/modules/ or usr/lib/modules/ (Debian 13's kernel
+#               package: merged /usr) (default $RXE_WORK/kernel if it exists, made by
+#               setup-host.sh; else the host's /boot and /lib/modules)
+#   RXE_KVER    kernel version (default: newest in RXE_KROOT's modules dir)
 #   RXE_KERNEL  kernel image to boot (default: vmlinux extracted from vmlinuz, PVH entry)
 #   RXE_PVH=0   boot the bzImage instead (adds ~4 s of in-guest decompression under TCG)
 #   RXE_APPEND  extra guest kernel command line
 #   RXE_CPU     qemu -cpu model (default: host for kvm, max for tcg)
 #   RXE_TCG_THREAD  single (default: all vCPUs on one host thread) | multi (MTTCG, a thread per
-#               vCPU). multi crashes JVMs: qemu 7.2's MTTCG races with HotSpot patching the entry of
-#               an nmethod it makes not entrant (SIGILL/SIGSEGV in "J ... c1" frames; reproducer:
-#               tests/jit-race.sh crashed 4 JVMs of 4 with multi, 0 of 4 with single)
+#               vCPU). multi crashes JVMs: MTTCG (qemu 7.2 on Debian 12, still 10.0 on Debian 13)
+#               races with HotSpot patching the entry of an nmethod it makes not entrant
+#               (SIGILL/SIGSEGV in "J ... c1" frames; reproducer: tests/jit-race.sh crashed 4 JVMs
+#               of 4 with multi, 0 of 4 with single on qemu 7.2; 1 and 0 of 4 on qemu 10.0)
 #   RXE_RW=dir1:dir2  host dirs shared read-write at the same path (e.g. target/ for test
 #               reports); everything else the guest writes lands in a tmpfs and is lost.
 #               Paths must not contain ',' ':' or spaces.
@@ -55,10 +57,12 @@ for p in "$LAB" "$WORK"; do
 done
 calc() { awk "BEGIN{printf \"%.2f\", $1}"; }
 
+# the modules dir of a kernel root: lib/modules (Debian 12's package), usr/lib/modules (Debian 13's)
+moddir() { local d; for d in "$1/lib/modules" "$1/usr/lib/modules"; do [ -d "$d" ] && { echo "$d"; return 0; }; done; return 1; }
 if [ -n "${RXE_KROOT+x}" ]; then KROOT=$RXE_KROOT
-elif [ -d "$WORK/kernel/lib/modules" ]; then KROOT=$WORK/kernel
+elif moddir "$WORK/kernel" >/dev/null; then KROOT=$WORK/kernel
 else KROOT=; fi
-KVER=${RXE_KVER:-$(ls "$KROOT/lib/modules" 2>/dev/null | sort -V | tail -1)}
+KVER=${RXE_KVER:-$(ls "$(moddir "$KROOT")" 2>/dev/null | sort -V | tail -1)}
 [ -n "$KVER" ] || { echo "run-in-vm: no kernel found; run setup-host.sh" >&2; exit 2; }
 KERNEL=${RXE_KERNEL:-$KROOT/boot/vmlinuz-$KVER}
 if [ -z "${RXE_KERNEL:-}" ] && [ "${RXE_PVH:-1}" = 1 ]; then

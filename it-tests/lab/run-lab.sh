@@ -111,7 +111,8 @@ done
 KERNEL=$(cat "$REPORTS/kernel.txt" 2>/dev/null || echo unknown)
 RDMA_CORE=$(dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null || echo unknown)
 read -r BOOT CMD VMTOTAL < <(sed -n 's/^boot=\([^ ]*\) cmd=\([^ ]*\) total=\([^ ]*\).*/\1 \2 \3/p' "$REPORTS/vm-timings.txt" 2>/dev/null)
-echo "kernel: $KERNEL   rdma-core (libibverbs1): $RDMA_CORE   java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
+# (the release's tools: Debian 12 has qemu 7.2 and perftest 4.5, Debian 13 qemu 10.0 and perftest 25.01)
+echo "kernel: $KERNEL   rdma-core (libibverbs1): $RDMA_CORE   perftest: $(dpkg-query -W -f='${Version}' perftest 2>/dev/null)   qemu: $(qemu-system-x86_64 --version 2>/dev/null | awk 'NR == 1 {print $4}')   java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 echo "times: setup $(dt "$T_SETUP" "$T_BUILD")s, host build $(dt "$T_BUILD" "$T_VM")s, VM $(dt "$T_VM" "$T_END")s (boot ${BOOT:-?}s, guest command ${CMD:-?}s), wall $(dt "$T0" "$T_END")s"
 echo "reports: $REPORTS"
 echo "result: $([ $fail = 0 ] && echo PASS || echo FAIL)"

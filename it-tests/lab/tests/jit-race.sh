@@ -2,9 +2,10 @@
 # jit-race.sh [RUNS] [SECS] : why run-in-vm.sh defaults to RXE_TCG_THREAD=single.
 # Compiles tests/jit-race/*.java on the host, boots one guest and runs RUNS (4) JVMs of SECS (40)
 # seconds each, in which 3 threads keep entering C1 methods that C2 is replacing (HotSpot patches
-# the entry of the not-entrant nmethod). Under qemu 7.2's multi-threaded TCG the JVM dies with
-# SIGSEGV/SIGILL in a "J ... c1" frame (measured: 4 of 4 with RXE_TCG_THREAD=multi, 0 of 4 with
-# single). hs_err files go to <it-tests>/target/jit-race/out. Exit code = number of crashes.
+# the entry of the not-entrant nmethod). Under multi-threaded TCG the JVM dies with SIGSEGV/SIGILL
+# in a "J ... c1" frame (measured: qemu 7.2 (Debian 12) 4 of 4 with RXE_TCG_THREAD=multi, 0 of 4
+# with single; qemu 10.0 (Debian 13) 1 of 4 with multi, 0 of 4 with single). hs_err files go to
+# <it-tests>/target/jit-race/out. Exit code = number of crashes.
 set -u
 LAB=$(cd "$(dirname "$0")/.." && pwd); IT=$(cd "$LAB/.." && pwd)
 JDK=${LAB_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}

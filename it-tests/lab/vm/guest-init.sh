@@ -16,7 +16,12 @@ ln -sfn /proc/self/fd /dev/fd
 hostname rxe-guest; echo "127.0.1.1 rxe-guest" >> /etc/hosts
 ulimit -l unlimited
 if [ -n "${RXE_KROOT:-}" ]; then        # kernel unpacked outside /lib/modules (setup-host.sh)
-  mkdir -p /lib/modules && mount --bind "$RXE_KROOT/lib/modules" /lib/modules
+  # Debian 12's kernel package has lib/modules, Debian 13's (merged /usr) usr/lib/modules; on a
+  # merged-/usr root /lib/modules is /usr/lib/modules, so one bind mount serves both
+  for d in "$RXE_KROOT/lib/modules" "$RXE_KROOT/usr/lib/modules"; do
+    [ -d "$d" ] && { mkdir -p /lib/modules && mount --bind "$d" /lib/modules; break; }
+  done
+  mountpoint -q /lib/modules || log "no lib/modules or usr/lib/modules under $RXE_KROOT"
 fi
 IFS=, read -ra RWS <<< "${RXE_RW:-}"
 for e in "${RWS[@]}"; do                 # RXE_RW=tag=/abs/dir,... : read-write host dirs
