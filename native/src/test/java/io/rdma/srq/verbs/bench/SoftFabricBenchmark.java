@@ -1,5 +1,6 @@
 package io.rdma.srq.verbs.bench;
 
+import io.rdma.srq.testing.SoftDeviceBenchmark;
 import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
@@ -14,22 +15,13 @@ import io.rdma.srq.verbs.SharedReceiveQueue;
 import io.rdma.srq.verbs.Verbs;
 import io.rdma.srq.verbs.WorkCompletionArray;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.EnumSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Soft fabric, one thread: post 32 SENDs of {@code size} bytes, poll their 32 receive completions
@@ -38,13 +30,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Run: {@code JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 mvn -B -pl native -am -Pbench verify}
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class SoftFabricBenchmark {
+public class SoftFabricBenchmark extends SoftDeviceBenchmark {
     private static final int BATCH = 32;
 
     @Param({"64"})

@@ -1,5 +1,6 @@
 package io.rdma.srq.ra.bench;
 
+import io.rdma.srq.testing.SoftDeviceBenchmark;
 import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;

@@ -1,4 +1,4 @@
-package io.rdma.srq.ra.bench;
+package io.rdma.srq.testing;
 
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -12,9 +12,9 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How rar's JMH benchmarks on the soft device run (JMH reads these annotations from the superclass):
- * throughput in operations per second, 3 warm-up and 5 measured iterations of 2 s, one fork with
- * native access — the shape of native's SoftFabricBenchmark, so the scores compare.
+ * How the JMH benchmarks on the soft device run, native's and rar's alike (JMH reads these
+ * annotations from the superclass): throughput in operations per second, 3 warm-up and 5 measured
+ * iterations of 2 s, one fork with native access, so the scores of both modules compare.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
