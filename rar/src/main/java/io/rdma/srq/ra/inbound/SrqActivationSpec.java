@@ -56,7 +56,9 @@ public class SrqActivationSpec implements ActivationSpec {
         DeviceSelection selection = DeviceSelection.parse(CHECK, provider, device, softProfile);
         SrqAttributes srq = SrqSizing.parse(CHECK, srqMaxWr, srqMaxSge, srqLimit);
         int maxWr = srq.maxWr();
-        int limit = srq.srqLimit();
+        // the fill must stay above the limit, so an activation's limit is below srqMaxWr
+        int limit = CHECK.inRange("srqLimit", srq.srqLimit(), 0, maxWr - 1L,
+                "0 = not armed; below srqMaxWr, since the receives posted must exceed it");
         int buffer = CHECK.integer("bufferSize", bufferSize, 1, InboundConfig.MAX_BUFFER, "bytes per receive buffer");
         int cq = CHECK.integer("cqSize", blankTo(cqSize, srqMaxWr), maxWr, Integer.MAX_VALUE,
                 "at least srqMaxWr, at most the device's max_cqe");

@@ -22,6 +22,7 @@ class ActivationSpecValidationTest {
             "bufferSize      | 0      | bufferSize must be in 1..1073741824 (bytes per receive buffer), got 0",
             "bufferSize      | 4k     | bufferSize must be an integer in 1..1073741824 (bytes per receive buffer), got '4k'",
             "srqLimit        | 2000   | srqLimit must be in 0..1024 (0 = not armed, no limit events; at most srqMaxWr), got 2000",
+            "srqLimit        | 1024   | srqLimit must be in 0..1023 (0 = not armed; below srqMaxWr, since the receives posted must exceed it), got 1024",
             "cqSize          | 100    | cqSize must be in 1024..2147483647 (at least srqMaxWr, at most the device's max_cqe), got 100",
             "pollMode        | spin   | pollMode must be one of busy, event, adaptive, got 'spin'",
             "maxConcurrency  | 0      | maxConcurrency must be in 1..1024 (endpoints delivering at once), got 0",
