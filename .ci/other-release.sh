@@ -56,6 +56,10 @@ cleanup() {
   done
   return 0
 }
+# one run at a time per chroot: another run's cleanup would unmount this one's tree
+mkdir -p "$(dirname "$ROOT")"
+exec 9>"$ROOT.lock"
+flock -w 1800 9 || { say "another run holds $ROOT.lock for 30 minutes; giving up"; exit 2; }
 trap cleanup EXIT
 # /proc, /sys and /dev (apt's maintainer scripts need them), the JDK read-only, the Maven repository
 mount_all() {
