@@ -7,6 +7,7 @@ import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.support.ActivationStatisticsSource;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
+import io.rdma.srq.ra.support.RaLogger;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -18,7 +19,6 @@ import jakarta.resource.spi.ResourceAdapterInternalException;
 import jakarta.resource.spi.TransactionSupport;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkManager;
-import org.jboss.logging.Logger;
 
 import javax.transaction.xa.XAResource;
 import java.time.Duration;
@@ -37,7 +37,6 @@ import java.util.concurrent.ConcurrentHashMap;
 public class SrqResourceAdapter implements ResourceAdapter, ActivationStatisticsSource, PooledConnectionRegistry {
     /** Deactivation bound per activation. */
     public static final Duration DEACTIVATION_BOUND = Duration.ofSeconds(10);
-    private static final Logger LOG = Logger.getLogger(SrqResourceAdapter.class);
 
     private final Set<ManagedConnection> open = ConcurrentHashMap.newKeySet();
     private final Map<MessageEndpointFactory, SrqActivation> activations = new ConcurrentHashMap<>();
@@ -47,7 +46,7 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
         this.bootstrap = ctx;
-        LOG.info("RDMA SRQ resource adapter started");
+        RaLogger.LOG.adapterStarted();
     }
 
     @Override
@@ -59,12 +58,12 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
             try {
                 mc.destroy();
             } catch (ResourceException e) {
-                LOG.warnf(e, "destroying %s at adapter stop", mc);
+                RaLogger.LOG.destroyAtStopFailed(e, mc);
             }
         }
         open.clear();
         bootstrap = null;
-        LOG.info("RDMA SRQ resource adapter stopped");
+        RaLogger.LOG.adapterStopped();
     }
 
     /** @return the container's work manager, or null before start */
