@@ -53,6 +53,11 @@ public interface ReceiveCompletion {
      * this message arrived on ({@link #qpNum()}; ibv_post_send(3)). Asynchronous: the bytes are copied
      * into a registered send slot before the call returns. Callable only during the call.
      *
+     * <p>Correlation: when the request carried immediate data ({@link #hasImmData()}), the reply is a
+     * SEND_WITH_IMM echoing it, so a caller that numbers its requests in imm_data (as
+     * {@code SrqPeer} calls do) matches the reply to its call; a request without immediate data gets a
+     * plain SEND. {@link #reply(ByteBuffer, int)} sends the immediate data given instead.
+     *
      * @param message the bytes, at most the activation's replyBufferSize
      * @throws VerbsException EMSGSIZE above replyBufferSize; ENOTCONN when the connection is gone;
      *                        EIO if an earlier reply on it completed with an error (the message names

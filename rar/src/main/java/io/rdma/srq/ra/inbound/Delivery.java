@@ -246,7 +246,7 @@ final class Delivery implements Work {
         @Override
         public void reply(ByteBuffer message) throws VerbsException {
             checkLive();
-            links.reply(qpNum[k], message, null);
+            links.reply(qpNum[k], message, hasImm[k] ? immData[k] : null);
         }
 
         @Override
