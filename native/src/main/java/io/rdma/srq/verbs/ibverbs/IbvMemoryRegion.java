@@ -2,7 +2,9 @@ package io.rdma.srq.verbs.ibverbs;
 
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.MemlockLimit;
 import io.rdma.srq.verbs.MemoryRegion;
+import io.rdma.srq.verbs.PinnedMemory;
 import io.rdma.srq.verbs.ffi.ibverbs.IbVerbs;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_mr;
 
@@ -26,6 +28,7 @@ final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
     private final Arena owned;
     private final int lkey;
     private final int rkey;
+    private final long charged;
 
     private IbvMemoryRegion(IbvProtectionDomain pd, MemorySegment mr, MemorySegment buffer, Arena owned) {
         super(pd, "MR of " + buffer.byteSize() + " bytes on " + pd.ibvContext().deviceName(), "ibv_dereg_mr", mr,
@@ -34,6 +37,7 @@ final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
         this.owned = owned;
         this.lkey = ibv_mr.lkey(handle());
         this.rkey = ibv_mr.rkey(handle());
+        this.charged = PinnedMemory.registered(buffer.byteSize());
     }
 
     static IbvMemoryRegion register(IbvProtectionDomain pd, MemorySegment buffer, int access, Arena owned)
@@ -42,8 +46,18 @@ final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
             throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
                     "the buffer must be a native segment of ≥ 1 byte, got " + buffer);
         }
-        MemorySegment mr = NativeCall.pointer("ibv_reg_mr", buffer.byteSize() + " bytes, access 0x"
-                + Integer.toHexString(access), REG, null, pd.handle(), buffer, buffer.byteSize(), access);
+        String detail = buffer.byteSize() + " bytes, access 0x" + Integer.toHexString(access);
+        MemorySegment mr;
+        try {
+            mr = NativeCall.pointer("ibv_reg_mr", detail, REG, null, pd.handle(), buffer, buffer.byteSize(), access);
+        } catch (VerbsException e) {
+            if (e.is(Errno.ENOMEM) || e.is(Errno.EPERM)) {
+                // the kernel refuses pages past RLIMIT_MEMLOCK with ENOMEM (ib_umem_get); say so, not "heap"
+                throw new VerbsException("ibv_reg_mr", e.errno(), detail + ": "
+                        + MemlockLimit.ofThisProcess().describe(PinnedMemory.pinnedBytes()));
+            }
+            throw e;
+        }
         return new IbvMemoryRegion(pd, mr, buffer, owned);
     }
 
@@ -109,6 +123,7 @@ final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
     protected void destroy() throws VerbsException {
         try {
             NativeCall.status("ibv_dereg_mr", kind(), DEREG, null, raw());
+            PinnedMemory.released(charged);
         } finally {
             if (owned != null) {
                 owned.close();

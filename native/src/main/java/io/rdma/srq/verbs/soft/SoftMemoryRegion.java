@@ -3,7 +3,9 @@ package io.rdma.srq.verbs.soft;
 import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.MemlockLimit;
 import io.rdma.srq.verbs.MemoryRegion;
+import io.rdma.srq.verbs.PinnedMemory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -17,9 +19,16 @@ import java.lang.foreign.MemorySegment;
  * <p>Keys: lkey = rkey = {@code slot << 8 | tag}, unique on the device while registered; a receive
  * SGE is checked against the MR its lkey names (same PD, LOCAL_WRITE, inside the range) when the
  * data arrives, as rxe's copy_data does.
+ *
+ * <p>Pinning: the soft device pins nothing, but it charges every registration to {@link PinnedMemory}
+ * and, when the system property {@value #MEMLOCK_PROPERTY} gives a limit in bytes, refuses one that
+ * would pass it with ENOMEM as the kernel's ib_umem_get does for RLIMIT_MEMLOCK — so a test, or an
+ * operator rehearsing a deployment, sees the failure a real device would give.
  */
 final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
     private static final long PAGE = 4096;
+    /** System property: the RLIMIT_MEMLOCK the soft device enforces, in bytes (unset: none). */
+    public static final String MEMLOCK_PROPERTY = "io.rdma.srq.soft.memlockBytes";
 
     private final SoftProtectionDomain pd;
     private final SoftDevice device;
@@ -29,8 +38,10 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
     private final int access;
     private final int lkey;
     private final Arena owned;
+    private final long charged;
 
-    private SoftMemoryRegion(SoftProtectionDomain pd, MemorySegment buffer, int access, int lkey, Arena owned) {
+    private SoftMemoryRegion(SoftProtectionDomain pd, MemorySegment buffer, int access, int lkey, Arena owned,
+                             long charged) {
         super(pd, "MR of " + buffer.byteSize() + " bytes on " + pd.softContext().deviceName(), "ibv_dereg_mr");
         this.pd = pd;
         this.device = pd.softContext().device();
@@ -42,6 +53,7 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
         this.owned = owned;
         device.publish(this);
         SoftFabric.REGISTERED.addAndGet(length);
+        this.charged = charged;
     }
 
     static SoftMemoryRegion register(SoftProtectionDomain pd, MemorySegment buffer, int access, Arena owned)
@@ -56,8 +68,26 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
                     "REMOTE_WRITE or REMOTE_ATOMIC needs LOCAL_WRITE too (ibv_reg_mr(3)), access 0x"
                             + Integer.toHexString(access));
         }
-        int key = pd.softContext().device().reserveKey();
-        return new SoftMemoryRegion(pd, buffer, access, key, owned);
+        long charged = charge(buffer.byteSize(), access);
+        try {
+            int key = pd.softContext().device().reserveKey();
+            return new SoftMemoryRegion(pd, buffer, access, key, owned, charged);
+        } catch (RuntimeException e) {
+            PinnedMemory.released(charged);
+            throw e;
+        }
+    }
+
+    /** Charges the pages to {@link PinnedMemory}, refusing them past {@value #MEMLOCK_PROPERTY}. */
+    private static long charge(long bytes, int access) throws VerbsException {
+        Long limit = Long.getLong(MEMLOCK_PROPERTY);
+        long charged = PinnedMemory.registerWithin(bytes, limit == null ? MemlockLimit.UNLIMITED : limit);
+        if (charged < 0) {
+            throw new VerbsException("ibv_reg_mr", Errno.ENOMEM, bytes + " bytes, access 0x"
+                    + Integer.toHexString(access) + ": "
+                    + new MemlockLimit(limit, limit, false).describe(PinnedMemory.pinnedBytes()));
+        }
+        return charged;
     }
 
     static SoftMemoryRegion allocate(SoftProtectionDomain pd, long bytes, int access) throws VerbsException {
@@ -136,6 +166,7 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
     @Override
     protected void release() {
         SoftFabric.REGISTERED.addAndGet(-length);
+        PinnedMemory.released(charged);
         try {
             device.withdraw(this);
         } finally {
