@@ -6,8 +6,10 @@ import io.rdma.srq.ra.inbound.LimitEventSink;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.support.ActivationStatisticsSource;
+import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.verbs.MemlockLimit;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -47,6 +49,7 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
         this.bootstrap = ctx;
         RaLogger.LOG.adapterStarted();
+        RaLogger.LOG.pinnedMemoryLimit(new PinningBudget(MemlockLimit.ofThisProcess()).describe());
     }
 
     @Override

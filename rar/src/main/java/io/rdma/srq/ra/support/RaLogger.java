@@ -38,4 +38,8 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 3, value = "destroying %s at adapter stop failed")
     void destroyAtStopFailed(@Cause Throwable cause, Object managedConnection);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 4, value = "pinned memory: %s")
+    void pinnedMemoryLimit(String limit);
 }
