@@ -90,8 +90,10 @@ public interface Context extends VerbsObject {
      * Listens for rdma_cm connections on an address of this device (rdma_bind_addr(3),
      * rdma_listen(3)). Accepted connections run on QPs of this context, so they can share its SRQs.
      *
-     * @param address an IP address of this device's network interface (rxe: its netdev's address) and
-     *                a port, 0 for any
+     * @param address an IP address of this device's network interface (rxe: its netdev's address), or
+     *                the wildcard ({@code 0.0.0.0}, {@code ::}: every RDMA device's addresses; a request
+     *                that arrives on another device than this one is rejected, since its QP could not
+     *                use this context's SRQ), and a port, 0 for any
      * @param backlog pending connection requests, ≥ 1
      * @return the listener
      * @throws VerbsException EADDRNOTAVAIL if the address is not this device's, EADDRINUSE, else the

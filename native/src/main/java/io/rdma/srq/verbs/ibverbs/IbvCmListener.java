@@ -45,11 +45,16 @@ final class IbvCmListener extends IbvResource implements CmListener {
         try (Arena arena = Arena.ofConfined()) {
             id = channel.createId();
             NativeCall.status("rdma_bind_addr", address.toString(), CmChannel.H.BIND, null, id, SockAddr.of(address, arena));
-            if (IbvCmConnection.deviceOf(id) == null) {
-                throw new VerbsException("rdma_bind_addr", Errno.EADDRNOTAVAIL, address + " is not an address of an "
-                        + "RDMA device; listen on an address of " + context.deviceName() + "'s network interface");
+            // the wildcard binds no device (rdma_bind_addr(3)): it listens on every RDMA device's addresses,
+            // and nextEvent turns away the requests that reach another device than this context's
+            if (!address.getAddress().isAnyLocalAddress()) {
+                if (IbvCmConnection.deviceOf(id) == null) {
+                    throw new VerbsException("rdma_bind_addr", Errno.EADDRNOTAVAIL, address + " is not an address of an "
+                            + "RDMA device; listen on an address of " + context.deviceName() + "'s network interface"
+                            + " or on the wildcard");
+                }
+                IbvCmConnection.checkDevice(id, context, "listen address " + address);
             }
-            IbvCmConnection.checkDevice(id, context, "listen address " + address);
             NativeCall.status("rdma_listen", address + " backlog " + backlog, CmChannel.H.LISTEN, null, id, backlog);
             MemorySegment route = rdma_cm_id.route(id.reinterpret(rdma_cm_id.sizeof()));
             InetSocketAddress bound = SockAddr.from(rdma_addr.src_addr(rdma_route.addr(route)));
@@ -78,6 +83,12 @@ final class IbvCmListener extends IbvResource implements CmListener {
         if (raw.type() == CmEventType.CONNECT_REQUEST) {
             MemorySegment child = MemorySegment.ofAddress(raw.id()).reinterpret(rdma_cm_id.sizeof());
             InetSocketAddress remote = SockAddr.from(rdma_addr.dst_addr(rdma_route.addr(rdma_cm_id.route(child))));
+            if (!context.deviceName().equals(IbvCmConnection.deviceOf(child))) {
+                // a wildcard listener hears every device; a QP on the SRQ of this context's device cannot
+                // take a request that arrived on another one
+                otherDevice(child, remote);
+                return Optional.empty();
+            }
             Pending p = new Pending(child, remote, raw.privateData());
             pending.put(raw.id(), p);
             return Optional.of(new CmEvent(raw.type(), raw.status(), p, null));
@@ -91,6 +102,20 @@ final class IbvCmListener extends IbvResource implements CmListener {
             }
         }
         return Optional.of(new CmEvent(raw.type(), raw.status(), null, c));
+    }
+
+    private static void otherDevice(MemorySegment child, InetSocketAddress remote) {
+        try {
+            NativeCall.status("rdma_reject", "from " + remote + " (another device)", CmChannel.H.REJECT, null, child,
+                    MemorySegment.NULL, (byte) 0);
+        } catch (VerbsException ignored) {
+            // the requester times out instead; the id is destroyed either way
+        }
+        try {
+            NativeCall.status("rdma_destroy_id", null, CmChannel.H.DESTROY_ID, null, child);
+        } catch (VerbsException ignored) {
+            // nothing more can be done for an id that will not go
+        }
     }
 
     void forget(IbvCmConnection c) {

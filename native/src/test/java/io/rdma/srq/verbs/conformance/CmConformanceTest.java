@@ -62,6 +62,36 @@ class CmConformanceTest extends ConformanceBase {
     }
 
     @Test
+    @DisplayName("rdma_cm: a listener on the wildcard 0.0.0.0 hears a connect to the device's own address and accepts it onto an SRQ QP")
+    void wildcardListenerAcceptsOnTheDevice() throws Exception {
+        assumeRcOnSrq();
+        Link l = new Link(16, 64, 7);
+        QueuePair server = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
+        QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
+        CmListener listener = ctx.listen(new InetSocketAddress("0.0.0.0", 0), 4);
+        InetSocketAddress at = new InetSocketAddress(deviceAddress(server), listener.localAddress().getPort());
+        CompletableFuture<CmConnection> connecting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return ctx.connect(client, at, PATIENCE);
+            } catch (VerbsException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        CmEvent request = listener.nextEvent(PATIENCE).orElseThrow(() -> new AssertionError("no CONNECT_REQUEST"));
+        assertEquals(CmEventType.CONNECT_REQUEST, request.type());
+        CmConnection accepted = request.request().accept(server);
+        CmConnection connected = connecting.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        CmEvent established = listener.nextEvent(PATIENCE).orElseThrow(() -> new AssertionError("no ESTABLISHED"));
+        assertEquals(CmEventType.ESTABLISHED, established.type());
+        assertSame(accepted, established.connection());
+        assertSame(server, accepted.qp());
+        assertTrue(connected.isEstablished());
+        connected.disconnect();
+        nextOfType(listener, CmEventType.DISCONNECTED);
+        listener.close();
+    }
+
+    @Test
     @DisplayName("rdma_cm: CONNECT_REQUEST, accept onto an SRQ QP, ESTABLISHED, a SEND lands in the SRQ, rdma_disconnect → DISCONNECTED on both sides")
     void connectAcceptSendDisconnect() throws Exception {
         assumeRcOnSrq();
