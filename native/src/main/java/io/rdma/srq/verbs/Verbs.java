@@ -4,15 +4,20 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import org.jboss.logging.Logger;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.stream.Stream;
 
 /**
  * Finds a {@link VerbsProvider}: by name ({@code ibverbs}, {@code soft}) or {@code auto}, which
- * picks ibverbs when libibverbs lists at least one device and the soft device otherwise, and logs
- * which one and why.
+ * picks ibverbs when libibverbs lists at least one device, the soft device (with a WARN) only when
+ * the kernel has no RDMA device at all, and fails when the kernel has one that user space cannot use
+ * (missing ibverbs-providers, no /dev/infiniband in a container).
  */
 public final class Verbs {
     private static final Logger LOG = Logger.getLogger(Verbs.class);
@@ -55,8 +60,28 @@ public final class Verbs {
     }
 
     private static VerbsProvider auto() throws VerbsException {
+        return auto(find(IBVERBS), find(SOFT), kernelDevices(SYSFS_DEVICES));
+    }
+
+    /** Where the kernel lists its RDMA devices (one directory per device, whatever user space has). */
+    static final Path SYSFS_DEVICES = Path.of("/sys/class/infiniband");
+
+    /**
+     * The policy of {@code auto}: ibverbs when libibverbs lists a device; the soft device only when the
+     * kernel has no RDMA device at all (an operator must never get an in-JVM device that no remote peer
+     * can reach while a real one is there but unusable); a kernel device that user space cannot see is
+     * an error that says what is missing.
+     *
+     * @param ib            the ibverbs provider, if installed
+     * @param soft          the soft provider, if installed
+     * @param kernelDevices the names under /sys/class/infiniband
+     * @return the provider
+     * @throws VerbsException ENODEV when the kernel has RDMA devices that libibverbs cannot list or
+     *                        load (the message names them and the fix), or when no provider can run
+     */
+    static VerbsProvider auto(Optional<VerbsProvider> ib, Optional<VerbsProvider> soft, List<String> kernelDevices)
+            throws VerbsException {
         String why;
-        Optional<VerbsProvider> ib = find(IBVERBS);
         if (ib.isEmpty()) {
             why = "the ibverbs provider is not installed";
         } else if (ib.get().unavailableReason().isPresent()) {
@@ -69,13 +94,30 @@ public final class Verbs {
             }
             why = "libibverbs lists no RDMA device";
         }
-        Optional<VerbsProvider> soft = find(SOFT).filter(p -> p.unavailableReason().isEmpty());
-        if (soft.isPresent()) {
-            LOG.infof("verbs provider auto: soft (the embedded soft device), because %s", why);
-            return soft.get();
+        if (!kernelDevices.isEmpty()) {
+            throw new VerbsException("provider", Errno.ENODEV, "the kernel has RDMA devices " + kernelDevices
+                    + " (/sys/class/infiniband) but " + why + ": install libibverbs1 and ibverbs-providers (the"
+                    + " device's user-space driver), and in a container pass /dev/infiniband (e.g. --device"
+                    + " /dev/infiniband/uverbs0); or set provider=soft to use the embedded soft device on purpose");
+        }
+        Optional<VerbsProvider> usable = soft.filter(p -> p.unavailableReason().isEmpty());
+        if (usable.isPresent()) {
+            LOG.warnf("verbs provider auto: soft (the embedded soft device: reachable only from this JVM, no "
+                    + "remote peer can connect), because the kernel has no RDMA device and %s; set provider=soft "
+                    + "to choose it explicitly", why);
+            return usable.get();
         }
         throw new VerbsException("provider", Errno.ENODEV, "no usable verbs provider: " + why
                 + ", and the soft provider is not installed");
+    }
+
+    /** {@return the device names under {@code dir}, empty if it does not exist} */
+    static List<String> kernelDevices(Path dir) {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(e -> e.getFileName().toString()).sorted().toList();
+        } catch (IOException | RuntimeException none) {
+            return List.of();
+        }
     }
 
     private static Optional<VerbsProvider> find(String name) {
