@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -43,12 +44,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * container-less. The activation listens on the wildcard address, so peers to 10.0.x.y:port are
  * distinct peers of one listener.
  *
- * <p>The many-callers test makes {@code -Dsrq.test.calls} calls in all (default 200,000, about
- * 5 s here; the million of the issue: {@code -Dsrq.test.calls=1000000}, about 25 s on 2 cores).
+ * <p>The many-callers test makes {@code -Dsrq.test.calls} calls in all (default 50,000, about
+ * 5 s on a quiet 2-core machine; the million of the issue: {@code -Dsrq.test.calls=1000000}).
  */
 class RequestReplyTest extends SoftAdapterTest {
     private static final Duration T = Duration.ofSeconds(10);
-    private static final long CALLS = Long.getLong("srq.test.calls", 200_000);
+    private static final long CALLS = Long.getLong("srq.test.calls", 50_000);
 
     private final TestEndpointFactory endpoints = new TestEndpointFactory();
 
@@ -305,6 +306,66 @@ class RequestReplyTest extends SoftAdapterTest {
             assertArrayEquals(new byte[] {42}, own.bytes());
             assertEquals(7, own.immData());
             assertTrue(peer.receive(Duration.ZERO).isEmpty());
+        }
+    }
+
+    @Test
+    void theLimitEventRefillsAndRearmsAPooledSrqAndFiresSrqLimitReachedNamingIt() throws Exception {
+        List<io.rdma.srq.api.SrqLimitReached> fired = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ra.setLimitEventSink((event, loader) -> fired.add(event));
+        endpoints.behaviour(RequestReplyTest::echo);
+        SrqActivation a = activate();
+        try (SrqConnection c = factory.getConnection()) {
+            io.rdma.srq.api.SrqHandle tiny = c.openSrq("tiny", new io.rdma.srq.api.SrqAttributes(16, 1, 12)); // rxe: 31
+            SrqPeer peer = c.connect(at(a, 1), "tiny", T);
+            SrqManagedConnection mc = onlyPooled(cm.all);
+            PooledSrq pooled = mc.srq("tiny", new io.rdma.srq.api.SrqAttributes(16, 1, 12));
+            List<CompletableFuture<SrqMessage>> calls = new ArrayList<>();
+            synchronized (pooled) { // holds the servicing loop off this SRQ: its receives are consumed, not reposted
+                for (int i = 0; i < 20; i++) {
+                    calls.add(peer.callAsync(request(0, i), T));
+                }
+                waitUntil(() -> a.statistics().delivered() == 20);
+                Thread.sleep(50); // the replies land: 11 of 31 receives left, below srq_limit 12
+            }
+            for (int i = 0; i < 20; i++) {
+                assertEquals(i, calls.get(i).get(10, TimeUnit.SECONDS).payload().getInt(2));
+            }
+            waitUntil(() -> !fired.isEmpty() && pooled.outstanding() == 31);
+            assertEquals(1, fired.size(), "one SrqLimitReached: " + fired);
+            assertEquals("tiny", fired.getFirst().srqName());
+            assertEquals("soft_rxe0", fired.getFirst().device());
+            assertEquals(12, fired.getFirst().limit());
+            assertEquals(12, tiny.srqLimit(), "re-armed");
+            assertEquals(31, pooled.outstanding(), "refilled: every buffer posted again");
+            assertTrue(mc.limitEvents() >= 1);
+        }
+    }
+
+    @Test
+    void anIdlePooledConnectionStillDrainsItsCqAndKeepsItsSrqFull() throws Exception {
+        endpoints.behaviour(RequestReplyTest::echo);
+        SrqActivation a = activate();
+        try (SrqConnection c = factory.getConnection()) {
+            SrqPeer peer = c.connect(at(a, 1), T);
+            for (int i = 0; i < 100; i++) {
+                peer.send(request(0, i), i); // not calls: the echoes (imm_data i, high bit clear) are unsolicited
+            }
+            peer.flush(T);
+        } // the pooled connection is idle in the pool from here on; nobody calls or receives
+        SrqManagedConnection mc = onlyPooled(cm.all);
+        waitUntil(() -> a.statistics().delivered() == 100 && mc.outstandingReceives() == 2047);
+        assertEquals(2047, mc.outstandingReceives(), "the servicing loop drained the idle connection's CQ and reposted");
+        try (SrqConnection c = factory.getConnection()) {
+            SrqPeer peer = c.connect(at(a, 1), T);
+            java.util.Set<Integer> seen = new java.util.TreeSet<>();
+            for (int i = 0; i < 100; i++) {
+                SrqMessage m = peer.receive(T).orElseThrow(); // the MDB's endpoints answer concurrently: any order
+                assertEquals(m.immData(), m.payload().getInt(2));
+                seen.add(m.immData());
+            }
+            assertEquals(100, seen.size());
+            assertEquals(java.util.Set.copyOf(java.util.stream.IntStream.range(0, 100).boxed().toList()), Set.copyOf(seen));
         }
     }
 
