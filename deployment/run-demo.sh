@@ -18,6 +18,9 @@ usage: deployment/run-demo.sh [options]
   -s, --size BYTES      bytes per message (default 64, at most 4096)
   -w, --warmup N        send N messages first and report only the run after them (default 0:
                         the reported run starts on a cold JIT, so it is slower than a warm one)
+      --calls N         request/reply phase: N EJB -> MDB -> EJB calls of SIZE bytes (default
+                        10000; 0 skips the phase; the answer must come within 15 s)
+      --call-threads T  callers of the request/reply phase, 1..8 (default 1)
       --keep-running    leave the server running afterwards (stop it with
                         deployment/target/wildfly/bin/jboss-cli.sh -c :shutdown)
       --skip-build      do not run Maven (use what the last build left in deployment/target)
@@ -34,6 +37,8 @@ MESSAGES=100000
 CONNECTIONS=8
 SIZE=64
 WARMUP=0
+CALLS=10000
+CALL_THREADS=1
 KEEP=false
 BUILD=true
 RUN_TIMEOUT=300
@@ -47,7 +52,7 @@ STALL_TIMEOUT=30
 
 while [ $# -gt 0 ]; do
     case "$1" in
-        -n|--messages|-c|--connections|-s|--size|-w|--warmup|--timeout)
+        -n|--messages|-c|--connections|-s|--size|-w|--warmup|--timeout|--calls|--call-threads)
             if [ $# -lt 2 ]; then echo "run-demo: $1 needs a value" >&2; usage >&2; exit 2; fi ;;&
         -n|--messages) MESSAGES="$2"; shift 2 ;;
         --messages=*) MESSAGES="${1#*=}"; shift ;;
@@ -58,6 +63,10 @@ while [ $# -gt 0 ]; do
         -w|--warmup) WARMUP="$2"; shift 2 ;;
         --warmup=*) WARMUP="${1#*=}"; shift ;;
         --timeout) RUN_TIMEOUT="$2"; shift 2 ;;
+        --calls) CALLS="$2"; shift 2 ;;
+        --calls=*) CALLS="${1#*=}"; shift ;;
+        --call-threads) CALL_THREADS="$2"; shift 2 ;;
+        --call-threads=*) CALL_THREADS="${1#*=}"; shift ;;
         --timeout=*) RUN_TIMEOUT="${1#*=}"; shift ;;
         --keep-running) KEEP=true; shift ;;
         --skip-build) BUILD=false; shift ;;
@@ -81,6 +90,11 @@ check_range --messages "$MESSAGES" 2147483647 "a Java int"
 check_range --connections "$CONNECTIONS" 256 "the demo's limit"
 check_range --size "$SIZE" 4096 "the demo MDB's bufferSize"
 check_range --timeout "$RUN_TIMEOUT" 86400 "seconds"
+check_range --call-threads "$CALL_THREADS" 8 "the demo's limit"
+if ! [[ "$CALLS" =~ ^[0-9]{1,7}$ ]]; then
+    echo "run-demo: --calls must be an integer in 0..9999999, got '$CALLS'" >&2
+    exit 2
+fi
 if [ "$WARMUP" -gt 2147483647 ] 2>/dev/null; then
     echo "run-demo: --warmup must be at most 2147483647, got '$WARMUP'" >&2
     exit 2
@@ -329,6 +343,18 @@ if [ "$WARMUP" -gt 0 ]; then
 fi
 run_load "$MESSAGES"
 
+# ---------------------------------------------------------------- 5b. request/reply
+# EJB -> MDB -> EJB: CallLoop calls RoundTrip (a @Stateless bean: pooled connection, pooled peer,
+# SrqPeer.call) which DemoResponder (an MDB) answers; HdrHistogram percentiles of the round trips
+CALLS_BODY=""
+if [ "$CALLS" -gt 0 ]; then
+    say "request/reply: $CALLS calls of $SIZE bytes from $CALL_THREADS caller(s) (POST /srq-demo/api/calls)"
+    http POST "$HTTP_BASE/calls?calls=$CALLS&threads=$CALL_THREADS&size=$SIZE" text/plain
+    [ "$HTTP_STATUS" = 200 ] || fail "the request/reply phase answered $HTTP_STATUS: $HTTP_BODY"
+    CALLS_BODY="$HTTP_BODY"
+fi
+cfield() { printf '%s\n' "$CALLS_BODY" | awk -F= -v k="$1" '$1 == k { sub(/^[^=]*=/, ""); print; exit }'; }
+
 # ---------------------------------------------------------------- 6. report
 
 # a second look after a moment: a duplicate delivery would show as delivered > sent
@@ -349,6 +375,7 @@ printf '  %-26s %s\n' \
     "limit events seen" "$(field limitEvents) (@Observes), $(field limitEventsAsync) (@ObservesAsync)" \
     "throughput" "$(field throughput) msg/s (first send to last delivery, $(field elapsedMs) ms)" \
     "send phase" "$(field sendThroughput) msg/s ($(field sendElapsedMs) ms until every send completed)" \
+    "request/reply (EJB->MDB->EJB)" "$( [ -n "$CALLS_BODY" ] && echo "$(cfield calls) calls, $(cfield threads) caller(s): $(cfield callsPerSecond) calls/s, round trip p50 $(cfield p50Us) us, p99 $(cfield p99Us) us, p99.9 $(cfield p999Us) us" || echo skipped)" \
     "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill)" \
     "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?}, LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
     "boot time" "$(secs "$BOOT_MS") (standalone.sh to WFLYSRV0025)" \

@@ -1,7 +1,5 @@
 package io.rdma.srq.api;
 
-import jakarta.resource.ResourceException;
-
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
@@ -13,8 +11,15 @@ import java.util.Set;
  * throws {@link IllegalStateException}.
  *
  * <p>SRQs opened here belong to the pooled connection and survive this handle (the next user of the
- * pooled connection gets the same SRQ by name); memory registered here is deregistered when the
- * handle is closed, because the application owns it.
+ * pooled connection gets the same SRQ by name); the adapter owns their receive side (see
+ * {@link SrqHandle}). Peers ({@link #connect}) belong to the pooled connection too: their QPs ride
+ * on one of its SRQs and are reused by the next handle that connects to the same address and SRQ,
+ * so a call never pays an rdma_cm handshake after the first. Memory registered here is deregistered
+ * when the handle is closed, because the application owns it.
+ *
+ * <p>An idle pooled connection is still serviced: one adapter thread per connection definition
+ * drains the CQs of all its pooled connections and keeps their SRQs filled, so a peer's message
+ * never meets an empty SRQ (receiver-not-ready) while nobody calls.
  */
 public interface SrqConnection extends AutoCloseable {
 
@@ -56,12 +61,16 @@ public interface SrqConnection extends AutoCloseable {
      * (ibv_create_srq(3)). A later open of the same name returns the same SRQ; its spec must then
      * not ask for more than it has.
      *
+     * <p>The SRQ is created with srq_limit 0; the adapter registers its slab (max_wr ×
+     * receiveBufferSize), posts every buffer, then arms {@code spec.srqLimit()} (driver note 4).
+     *
      * @param name a non-empty name, unique per connection definition
      * @param spec requested max_wr, max_sge, srq_limit
      * @return the SRQ handle, valid until this connection is closed
-     * @throws VerbsException {@code EINVAL} for sizes above the device maximum (the message names the
-     *                        field and range), {@code EEXIST} if the name is open with a smaller
-     *                        size, else the errno of ibv_create_srq
+     * @throws VerbsException {@code EINVAL} for sizes above the device maximum or srq_limit ≥ max_wr
+     *                        (the message names the field and range), {@code EEXIST} if the name is
+     *                        open with a smaller size, {@code EOPNOTSUPP} on a device without SRQs
+     *                        (EFA), else the errno of ibv_create_srq, ibv_reg_mr or ibv_post_srq_recv
      */
     SrqHandle openSrq(String name, SrqAttributes spec) throws VerbsException;
 
@@ -75,22 +84,41 @@ public interface SrqConnection extends AutoCloseable {
      */
     RegisteredMemory registerMemory(long bytes, Set<AccessFlag> access) throws VerbsException;
 
+    /** The SRQ {@link #connect(InetSocketAddress, Duration)} attaches peers to. */
+    String DEFAULT_SRQ = "default";
+
     /**
-     * Connects to a peer's rdma_cm listener (an SRQ activation, or any RC server) to send to it:
-     * rdma_resolve_addr, rdma_resolve_route, rdma_connect on a new RC QP of this connection's device.
+     * As {@link #connect(InetSocketAddress, String, Duration)} on the SRQ {@value #DEFAULT_SRQ},
+     * opened with the connection definition's srqMaxWr, srqMaxSge and srqLimit.
      *
      * @param remote  the listener's address (on the soft device: any address a soft listener bound)
      * @param timeout bound for each resolution step and for the reply
-     * @return the peer, closed with this handle at the latest
-     * @throws VerbsException ECONNREFUSED (rejected or nobody listening), EHOSTUNREACH, ETIMEDOUT, …
+     * @return the peer
+     * @throws VerbsException as {@link #connect(InetSocketAddress, String, Duration)}
      */
     SrqPeer connect(InetSocketAddress remote, Duration timeout) throws VerbsException;
 
     /**
-     * Returns the connection to the pool. Idempotent.
+     * Gets a peer of the pooled connection for {@code remote} whose QP takes its receives from the
+     * SRQ {@code srqName}: the one established before (same address and SRQ, still connected), or
+     * a new one (rdma_resolve_addr, rdma_resolve_route, rdma_connect on a new RC QP attached to that
+     * SRQ). An SRQ not open yet is opened with the connection definition's defaults. The peer lives
+     * as long as the pooled connection (it does not close with this handle); a peer in error or
+     * disconnected is replaced here.
      *
-     * @throws ResourceException never in practice; declared by the JCA connection contract
+     * @param remote  the listener's address
+     * @param srqName the pooled SRQ its receives (replies) come from
+     * @param timeout bound for each resolution step and for the reply
+     * @return the peer, this handle's view of it
+     * @throws VerbsException ECONNREFUSED (rejected or nobody listening), EHOSTUNREACH, ETIMEDOUT,
+     *                        EOPNOTSUPP on a device without SRQs, …
+     */
+    SrqPeer connect(InetSocketAddress remote, String srqName, Duration timeout) throws VerbsException;
+
+    /**
+     * Returns the connection to the pool: memory registered through it is freed and calls still
+     * waiting on its peers complete with ENOTCONN; SRQs and peers stay pooled. Idempotent.
      */
     @Override
-    void close() throws ResourceException;
+    void close();
 }

@@ -1,7 +1,12 @@
 package io.rdma.srq.api;
 
 /**
- * An SRQ of a pooled connection, seen through one connection handle.
+ * An SRQ of a pooled connection, seen through one connection handle. The adapter owns its receive
+ * side: one registered slab of max_wr × receiveBufferSize bytes, every buffer posted, reposted as
+ * soon as its message is copied out, and the srq_limit armed after the first posts and re-armed on
+ * each IBV_EVENT_SRQ_LIMIT_REACHED (which also fires {@link SrqLimitReached}). Applications cannot
+ * post receives, resize it or arm its limit, so no posted WR ever points at memory an application
+ * freed, and no resize can outgrow the CQ its completions go to.
  * Attributes follow ibv_query_srq(3)'s FAQ: {@link #maxWr()} and {@link #maxSge()} are cached until a
  * resize; {@link #srqLimit()} is read live.
  */
@@ -31,36 +36,6 @@ public interface SrqHandle {
      */
     SrqAttributes query() throws VerbsException;
 
-    /**
-     * ibv_modify_srq(3) with IBV_SRQ_MAX_WR.
-     *
-     * @param maxWr the new least max_wr
-     * @throws VerbsException {@code EINVAL} without SRQ_RESIZE, above max_srq_wr, or below an armed limit
-     */
-    void resize(int maxWr) throws VerbsException;
-
-    /**
-     * ibv_modify_srq(3) with IBV_SRQ_LIMIT: arms the one-shot low-watermark event.
-     *
-     * @param srqLimit the watermark in WRs, 0..max_wr
-     * @throws VerbsException {@code EINVAL} above max_wr
-     */
-    void armLimit(int srqLimit) throws VerbsException;
-
-    /**
-     * Posts {@code count} receive WRs of {@code bufferSize} bytes each, carved consecutively from
-     * {@code memory} starting at {@code offset}; WR i gets wr_id {@code firstWrId + i}.
-     *
-     * @param memory     registered memory of this connection
-     * @param offset     byte offset of the first buffer
-     * @param bufferSize bytes per buffer, ≥ 1
-     * @param count      number of WRs, ≥ 1; the buffers must fit in {@code memory}
-     * @param firstWrId  wr_id of the first WR
-     * @return the number posted (= count)
-     * @throws VerbsException {@code EINVAL} if the buffers do not fit (the message gives the sizes);
-     *                        {@code ENOMEM} when the SRQ is full — then the message says how many were
-     *                        posted
-     */
-    int postReceives(RegisteredMemory memory, long offset, int bufferSize, int count, long firstWrId)
-            throws VerbsException;
+    /** {@return bytes per receive buffer: the connection definition's receiveBufferSize} */
+    int receiveBufferSize();
 }

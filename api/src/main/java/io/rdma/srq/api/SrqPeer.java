@@ -3,13 +3,39 @@ package io.rdma.srq.api;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A reliable connection (RC QP over rdma_cm) from a pooled connection to a peer's listener — for
- * example an SRQ activation of this adapter — to send messages to it. Sends are asynchronous: a
- * message is copied into a registered send slot and posted (ibv_post_send(3)); a full send queue
- * makes {@link #send} wait for completions. Not thread-safe. Closed with its connection handle at
- * the latest.
+ * example an SRQ activation of this adapter, or any RC server such as rdma-core's rdma_server — to
+ * send to it and to call it. The QP takes its receives from one of the pooled connection's SRQs
+ * (the one named at {@link SrqConnection#connect(InetSocketAddress, String, Duration)}), so replies
+ * and unsolicited messages of all peers of the pooled connection land in that SRQ's one registered
+ * slab and are handed to the right caller by the adapter.
+ *
+ * <p><b>Lifetime.</b> The QP, its send ring and its rdma_cm connection belong to the pooled
+ * connection: they live until it is destroyed (or until the peer fails) and are reused by the next
+ * handle that connects to the same address and SRQ. {@link #close()} ends this handle's use only.
+ *
+ * <p><b>Correlation.</b> Each call numbers its request in imm_data (SEND_WITH_IMM, high bit set);
+ * a peer of this adapter answers with {@link ReceiveCompletion#reply}, which echoes it, and the reply
+ * goes to exactly that call. A reply whose number belongs to no waiting call (it came after its
+ * call timed out or its handle closed) is discarded and counted. A foreign peer that answers with a
+ * plain SEND (no immediate data) is matched in order, oldest call first, so keep one call
+ * outstanding on it; a call to a peer that never echoed a number and times out closes that QP (a
+ * late plain reply could not be told from the next call's), and the next connect re-establishes it.
+ * A message with no immediate data while no call waits, or with imm_data whose high bit is clear,
+ * is unsolicited: it is queued for {@link #receive} (at most 1024; more are dropped and counted).
+ *
+ * <p><b>Threads.</b> {@link #call}, {@link #callAsync}, {@link #send} and {@link #receive} may be
+ * called from several threads at once (sends are posted one at a time; each call waits for its own
+ * reply, holding no lock while it waits: it spins briefly, then parks). A future of
+ * {@link #callAsync} is completed on the JVM's common pool, never on the adapter's poller and never
+ * on another caller's thread. Closing the handle (or this peer) completes its calls still waiting
+ * with {@link PeerUnavailableException} (ENOTCONN).
+ *
+ * <p>Any use after close throws {@link IllegalStateException}.
  */
 public interface SrqPeer extends AutoCloseable {
 
@@ -22,12 +48,13 @@ public interface SrqPeer extends AutoCloseable {
      * @param message the bytes, at most the connection definition's sendBufferSize
      * @throws VerbsException EMSGSIZE above sendBufferSize; EIO if an earlier send completed with an
      *                        error (the message names the work-completion status); ETIMEDOUT if the send
-     *                        queue stayed full for 30 s
+     *                        queue stayed full for 30 s; ENOTCONN when the peer's connection is gone
      */
     void send(ByteBuffer message) throws VerbsException;
 
     /**
      * Sends with immediate data (SEND_WITH_IMM); the receiver reads {@code immData} in host order.
+     * Keep the high bit clear: numbers with it set are the calls' own.
      *
      * @param message the bytes
      * @param immData 32 bits of immediate data
@@ -43,14 +70,47 @@ public interface SrqPeer extends AutoCloseable {
      */
     void flush(Duration timeout) throws VerbsException;
 
-    /** {@return messages sent (posted) so far} */
+    /** {@return messages sent (posted) on the peer's QP so far, by every handle that used it} */
     long sent();
 
     /**
-     * Disconnects (rdma_disconnect(3)) and frees the QP, CQ and send slots. Idempotent.
+     * Sends {@code request} (its remaining bytes) and waits for the reply.
      *
-     * @throws VerbsException the errno of a destroy
+     * @param request the bytes, at most sendBufferSize
+     * @param timeout the longest wait for the reply, &gt; 0
+     * @return the reply, a copy valid after the call
+     * @throws CallTimedOutException    ETIMEDOUT, naming the peer and the timeout
+     * @throws PeerUnavailableException ENOTCONN at once when the peer disconnects or the handle closes
+     *                                  during the call; EIO when the QP went to the error state (e.g. a
+     *                                  reply longer than the pooled connection's receiveBufferSize)
+     * @throws MessageTooLargeException EMSGSIZE above sendBufferSize
+     * @throws DeviceLostException      ENODEV when the device is lost
+     */
+    SrqMessage call(ByteBuffer request, Duration timeout);
+
+    /**
+     * As {@link #call} without waiting: the request is posted before this returns.
+     *
+     * @param request the bytes, at most sendBufferSize; copied before this returns
+     * @param timeout the longest wait for the reply, &gt; 0
+     * @return the reply's future, completed exceptionally with the exceptions {@link #call} throws;
+     *         completed on the common pool, never on the adapter's poller or another caller's thread
+     */
+    CompletableFuture<SrqMessage> callAsync(ByteBuffer request, Duration timeout);
+
+    /**
+     * Takes the next message the peer sent on its own (not a reply to a call).
+     *
+     * @param timeout the longest wait; zero does not wait
+     * @return the message, or empty on timeout
+     * @throws PeerUnavailableException ENOTCONN when the peer's connection is gone
+     */
+    Optional<SrqMessage> receive(Duration timeout);
+
+    /**
+     * Ends this handle's use of the peer: its calls still waiting complete with ENOTCONN. The QP
+     * stays with the pooled connection for the next user. Idempotent.
      */
     @Override
-    void close() throws VerbsException;
+    void close();
 }

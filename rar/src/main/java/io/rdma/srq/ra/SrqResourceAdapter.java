@@ -1,6 +1,7 @@
 package io.rdma.srq.ra;
 
 import io.rdma.srq.api.ActivationStatistics;
+import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.ra.inbound.CdiLimitEventSink;
 import io.rdma.srq.ra.inbound.LimitEventSink;
 import io.rdma.srq.ra.inbound.SrqActivation;
@@ -83,6 +84,11 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     @Override
     public void closed(ManagedConnection mc) {
         open.remove(mc);
+    }
+
+    @Override
+    public void limitReached(SrqLimitReached event, ClassLoader classLoader) {
+        limitEvents.fire(event, classLoader);
     }
 
     /** @return the number of pooled connections holding native objects */

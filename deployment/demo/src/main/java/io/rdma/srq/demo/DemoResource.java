@@ -23,6 +23,10 @@ import java.util.stream.Collectors;
  *   <li>GET /api/device: the device, port and SRQ attributes ({@link DeviceInfo});</li>
  *   <li>POST /api/load?messages=100000&amp;connections=8&amp;size=64: starts a run (202), 409 while one
  *       is sending, 400 for a bad value;</li>
+ *   <li>POST /api/calls?calls=20000&amp;threads=1&amp;size=64: the request/reply phase: {@code threads}
+ *       callers ({@link CallLoop}) each make calls/threads EJB → MDB → EJB round trips
+ *       ({@link RoundTrip}); answers {@code key=value} lines: calls, threads, size, elapsedMs,
+ *       callsPerSecond, p50Us, p99Us, p999Us, maxUs (HdrHistogram);</li>
  *   <li>GET /api/report: the last run (sent, delivered, limitEvents, elapsedMs, throughput msg/s), the
  *       totals since deployment and the adapter's activation statistics; JSON, or {@code key=value}
  *       lines with {@code Accept: text/plain} (what run-demo.sh reads).</li>
@@ -43,6 +47,50 @@ public class DemoResource {
 
     @Inject
     SrqConnectionFactory factory;
+
+    @EJB
+    CallLoop callLoop;
+
+    @POST
+    @Path("calls")
+    @Produces(MediaType.TEXT_PLAIN)
+    public Response calls(@QueryParam("calls") @DefaultValue("20000") int calls,
+                          @QueryParam("threads") @DefaultValue("1") int threads,
+                          @QueryParam("size") @DefaultValue("64") int size) {
+        if (calls < 1 || threads < 1 || threads > 8 || size < 1 || size > DemoReceiver.BUFFER_SIZE) {
+            return Response.status(Response.Status.BAD_REQUEST).entity("error=calls >= 1, threads 1..8, size 1.."
+                    + DemoReceiver.BUFFER_SIZE + "\n").build();
+        }
+        try {
+            long start = System.nanoTime();
+            List<java.util.concurrent.Future<org.HdrHistogram.Histogram>> loops = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                loops.add(callLoop.run(calls / threads, size));
+            }
+            org.HdrHistogram.Histogram all = new org.HdrHistogram.Histogram(3);
+            for (java.util.concurrent.Future<org.HdrHistogram.Histogram> f : loops) {
+                all.add(f.get());
+            }
+            long elapsedNs = System.nanoTime() - start;
+            StringBuilder b = new StringBuilder();
+            b.append("calls=").append(all.getTotalCount()).append('\n')
+                    .append("threads=").append(threads).append('\n')
+                    .append("size=").append(size).append('\n')
+                    .append("elapsedMs=").append(elapsedNs / 1_000_000).append('\n')
+                    .append("callsPerSecond=").append(all.getTotalCount() * 1_000_000_000L / Math.max(1, elapsedNs)).append('\n')
+                    .append("p50Us=").append(micros(all.getValueAtPercentile(50))).append('\n')
+                    .append("p99Us=").append(micros(all.getValueAtPercentile(99))).append('\n')
+                    .append("p999Us=").append(micros(all.getValueAtPercentile(99.9))).append('\n')
+                    .append("maxUs=").append(micros(all.getMaxValue())).append('\n');
+            return Response.ok(b.toString()).build();
+        } catch (Exception e) {
+            return Response.serverError().entity("error=" + e + "\n").build();
+        }
+    }
+
+    private static String micros(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1000.0);
+    }
 
     @GET
     @Path("device")

@@ -17,7 +17,9 @@ import java.util.List;
 /**
  * Sends a run's messages: one pooled connection ({@code @Inject SrqConnectionFactory}), {@code
  * connections} peers connected to the MDB's listener, the messages round-robin over them (each with
- * its sequence number as immediate data), then a flush of every peer.
+ * its sequence number as immediate data), then a flush of every peer. Peers are pooled per address
+ * and SRQ, so peer i rides on the pooled SRQ {@code demo-load-i}: distinct connections, each reused
+ * by the next run.
  */
 @Stateless
 public class LoadRunner {
@@ -42,7 +44,7 @@ public class LoadRunner {
             List<SrqPeer> peers = new ArrayList<>(run.connections());
             try {
                 for (int i = 0; i < run.connections(); i++) {
-                    peers.add(connection.connect(listener, CONNECT_TIMEOUT));
+                    peers.add(connection.connect(listener, "demo-load-" + i, CONNECT_TIMEOUT));
                 }
                 LOG.infof("run %d: %d messages of %d bytes over %d connections to %s on %s", run.id(),
                         run.messages(), run.size(), peers.size(), listener, connection.deviceName());

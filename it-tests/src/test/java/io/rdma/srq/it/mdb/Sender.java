@@ -15,6 +15,8 @@ import java.util.List;
 /**
  * Sends test messages from inside the server, as an application does: {@code @Inject
  * SrqConnectionFactory} → getConnection() → connect() per peer → send() round-robin → flush().
+ * Peers are pooled per remote address and SRQ, so {@code connections} distinct connections to one
+ * listener name one pooled SRQ each ({@code sender-0}, {@code sender-1}, …).
  */
 @Stateless
 public class Sender {
@@ -38,13 +40,16 @@ public class Sender {
         try (SrqConnection c = factory.getConnection()) {
             List<SrqPeer> peers = new ArrayList<>();
             try {
+                long before = 0;
                 for (int i = 0; i < connections; i++) {
-                    peers.add(c.connect(remote, Duration.ofSeconds(10)));
+                    SrqPeer p = c.connect(remote, "sender-" + i, Duration.ofSeconds(10));
+                    peers.add(p);
+                    before += p.sent(); // a pooled peer has sent for earlier handles too
                 }
                 for (int i = 0; i < messages; i++) {
                     peers.get(i % connections).send(Messages.encode(buffer, i, marker), i);
                 }
-                long sent = 0;
+                long sent = -before;
                 for (SrqPeer p : peers) {
                     p.flush(Duration.ofSeconds(30));
                     sent += p.sent();

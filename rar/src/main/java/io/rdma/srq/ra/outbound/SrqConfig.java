@@ -1,7 +1,6 @@
 package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.DeviceAttributes;
-import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.PropertyCheck;
@@ -10,16 +9,19 @@ import jakarta.resource.spi.InvalidPropertyException;
 
 /**
  * The parsed, checked configuration of a connection definition. Static ranges are checked when it
- * is parsed; the device's own limits (max_srq_wr, max_srq_sge, phys_port_cnt, gid_tbl_len) when
- * the device is opened ({@link #checkAgainst}).
+ * is parsed; the device's own limits (max_srq_wr, max_srq_sge, phys_port_cnt) when the device is
+ * opened ({@link #checkAgainst}). A device without SRQs (EFA) still opens: its connections report
+ * the device and register memory, and openSrq / connect fail with EOPNOTSUPP.
  *
- * @param device         which device: provider, device name, soft profile
- * @param port           port number, 1..phys_port_cnt
- * @param gidIndex       GID index, 0..gid_tbl_len − 1
- * @param srqDefaults    the default SRQ spec (max_wr, max_sge, srq_limit)
- * @param sendBufferSize the largest message a peer connection sends, bytes
+ * @param device            which device: provider, device name, soft profile
+ * @param port              port number, 1..phys_port_cnt
+ * @param srqDefaults       the spec of the SRQ {@code default} peers ride on when connect names none
+ *                          (max_wr, max_sge, srq_limit)
+ * @param sendBufferSize    the largest message a peer connection sends, bytes
+ * @param receiveBufferSize bytes per receive buffer of every pooled SRQ (its slab: max_wr × this)
  */
-public record SrqConfig(DeviceSelection device, int port, int gidIndex, SrqAttributes srqDefaults, int sendBufferSize) {
+public record SrqConfig(DeviceSelection device, int port, SrqAttributes srqDefaults, int sendBufferSize,
+                        int receiveBufferSize) {
 
     /**
      * Parses the text properties.
@@ -29,23 +31,30 @@ public record SrqConfig(DeviceSelection device, int port, int gidIndex, SrqAttri
      * @param device         device text
      * @param softProfile    softProfile text
      * @param port           port text
-     * @param gidIndex       gidIndex text
      * @param srqMaxWr       srqMaxWr text
      * @param srqMaxSge      srqMaxSge text
      * @param srqLimit       srqLimit text
      * @param sendBufferSize sendBufferSize text
+     * @param receiveBufferSize receiveBufferSize text
      * @return the config
      * @throws InvalidPropertyException naming the first bad property and its range
      */
     public static SrqConfig parse(PropertyCheck check, String provider, String device, String softProfile, String port,
-                                  String gidIndex, String srqMaxWr, String srqMaxSge, String srqLimit,
-                                  String sendBufferSize) throws InvalidPropertyException {
+                                  String srqMaxWr, String srqMaxSge, String srqLimit,
+                                  String sendBufferSize, String receiveBufferSize) throws InvalidPropertyException {
         DeviceSelection selection = DeviceSelection.parse(check, provider, device, softProfile);
         int portNum = check.integer("port", port, 1, 255, "ports are numbered 1..phys_port_cnt");
-        int gid = check.integer("gidIndex", gidIndex, 0, 255, "an index into the port's GID table");
         SrqAttributes srq = SrqSizing.parse(check, srqMaxWr, srqMaxSge, srqLimit);
+        if (srq.srqLimit() >= srq.maxWr()) {
+            throw check.invalid("srqLimit", "srqLimit must be in 0.." + (srq.maxWr() - 1L)
+                    + " (below srqMaxWr: every buffer is posted), got " + srq.srqLimit());
+        }
         int send = check.integer("sendBufferSize", sendBufferSize, 1, 1 << 30, "bytes per message sent to a peer");
-        return new SrqConfig(selection, portNum, gid, srq, send);
+        int receive = check.integer("receiveBufferSize", receiveBufferSize, 1, 1 << 30,
+                "bytes per receive buffer of a pooled SRQ; a longer reply fails its peer with EIO");
+        check.inRange("receiveBufferSize", (long) srq.maxWr() * receive, 1, 1L << 34,
+                "srqMaxWr × receiveBufferSize, the default SRQ's registered slab, at most 16 GiB");
+        return new SrqConfig(selection, portNum, srq, send, receive);
     }
 
     /**
@@ -53,15 +62,13 @@ public record SrqConfig(DeviceSelection device, int port, int gidIndex, SrqAttri
      *
      * @param check  where errors are reported
      * @param device the device attributes
-     * @param port   the port attributes of {@link #port()} (null if the port does not exist)
      * @throws InvalidPropertyException naming the property and the device's limit
      */
-    public void checkAgainst(PropertyCheck check, DeviceAttributes device, PortAttributes port)
+    public void checkAgainst(PropertyCheck check, DeviceAttributes device)
             throws InvalidPropertyException {
         check.inRange("port", this.port, 1, device.physPortCnt(), "the device's phys_port_cnt");
-        if (port != null && port.gidTblLen() > 0) {
-            check.inRange("gidIndex", gidIndex, 0, port.gidTblLen() - 1L, "the port's gid_tbl_len − 1");
+        if (device.maxSrq() > 0 && device.maxSrqWr() > 0) {
+            SrqSizing.checkAgainst(check, device, srqDefaults);
         }
-        SrqSizing.checkAgainst(check, device, srqDefaults);
     }
 }

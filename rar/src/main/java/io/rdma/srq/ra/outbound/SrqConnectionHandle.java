@@ -10,8 +10,8 @@ import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqHandle;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.Teardown;
-import org.jboss.logging.Logger;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -22,12 +22,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The application's connection handle. Memory registered through it is the handle's and is freed
- * when it closes (or when the container cleans the pooled connection up); SRQs belong to the
- * pooled connection. After close every method but {@link #close()} throws IllegalStateException,
- * and so do the {@link SrqHandle}s, {@link SrqPeer}s and {@link RegisteredMemory} it gave out.
+ * when it closes (or when the container cleans the pooled connection up); SRQs and peers belong to
+ * the pooled connection (its peers' calls still waiting end with ENOTCONN at close). After close
+ * every method but {@link #close()} throws IllegalStateException, and so do the {@link SrqHandle}s,
+ * {@link SrqPeer}s and {@link RegisteredMemory} it gave out.
  */
 public final class SrqConnectionHandle implements SrqConnection {
-    private static final Logger LOG = Logger.getLogger(SrqConnectionHandle.class);
     private volatile SrqManagedConnection mc;
     private final List<RegisteredMemoryImpl> memory = new CopyOnWriteArrayList<>();
     private final List<SrqPeerImpl> peers = new CopyOnWriteArrayList<>();
@@ -77,7 +77,7 @@ public final class SrqConnectionHandle implements SrqConnection {
 
     @Override
     public SrqHandle openSrq(String name, SrqAttributes spec) throws VerbsException {
-        return new SrqHandleImpl(this, name, mc().srq(name, spec));
+        return new SrqHandleImpl(this, mc().srq(name, spec));
     }
 
     @Override
@@ -89,7 +89,12 @@ public final class SrqConnectionHandle implements SrqConnection {
 
     @Override
     public SrqPeer connect(InetSocketAddress remote, Duration timeout) throws VerbsException {
-        SrqPeerImpl p = SrqPeerImpl.connect(mc(), remote, timeout, peers::remove);
+        return connect(remote, DEFAULT_SRQ, timeout);
+    }
+
+    @Override
+    public SrqPeer connect(InetSocketAddress remote, String srqName, Duration timeout) throws VerbsException {
+        SrqPeerImpl p = new SrqPeerImpl(mc().peer(remote, srqName, timeout), peers::remove);
         peers.add(p);
         return p;
     }
@@ -104,7 +109,7 @@ public final class SrqConnectionHandle implements SrqConnection {
         invalidate(teardown);
         m.closed(this);
         for (Exception e : teardown.failures()) {
-            LOG.warnf("closing the connection handle on %s: %s", m, e.getMessage());
+            RaLogger.LOG.handleCloseFailed(m, e.getMessage());
         }
     }
 

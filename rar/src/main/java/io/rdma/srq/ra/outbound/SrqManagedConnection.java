@@ -3,10 +3,13 @@ package io.rdma.srq.ra.outbound;
 import io.rdma.srq.api.AsyncEventType;
 import io.rdma.srq.api.DeviceAttributes;
 import io.rdma.srq.api.Errno;
-import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.SrqLimitReached;
+import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
+import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.Context;
@@ -20,12 +23,12 @@ import jakarta.resource.spi.ConnectionRequestInfo;
 import jakarta.resource.spi.LocalTransaction;
 import jakarta.resource.spi.ManagedConnection;
 import jakarta.resource.spi.ManagedConnectionMetaData;
-import org.jboss.logging.Logger;
-
 import javax.security.auth.Subject;
 import javax.transaction.xa.XAResource;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,11 +36,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A pooled connection: one device {@link Context}, one {@link ProtectionDomain} and a pool of
- * named SRQs, owned for its whole life. The container pools it; handles
- * ({@link SrqConnectionHandle}) come and go.
+ * A pooled connection: one device {@link Context}, one {@link ProtectionDomain}, a pool of named
+ * SRQs whose receive side it owns ({@link PooledSrq}: one slab each, kept filled) and its peers
+ * ({@link PeerLink}: RC QPs on those SRQs, matched by remote address and SRQ name and reused by
+ * every handle), all owned for its whole life. The container pools it; handles
+ * ({@link SrqConnectionHandle}) come and go. The connection definition's {@link ReceiveService}
+ * drains its CQs, idle or not.
  *
  * <p>Device loss (IBV_EVENT_DEVICE_FATAL, or IBV_EVENT_PORT_ERR on its port) is read from the
  * context's async event queue without blocking whenever the container matches, validates or hands
@@ -48,7 +55,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #destroy()} closes the context, which frees every native object children-first.
  */
 public final class SrqManagedConnection implements ManagedConnection {
-    private static final Logger LOG = Logger.getLogger(SrqManagedConnection.class);
+    private static final String SEND_BUFFER_SIZE = "the connection definition's sendBufferSize";
+
+    /** A pooled peer's identity: where it connects and which pooled SRQ its receives come from. */
+    private record PeerKey(InetSocketAddress remote, String srqName) {
+    }
 
     private final SrqManagedConnectionFactory factory;
     private final SrqConfig config;
@@ -57,7 +68,14 @@ public final class SrqManagedConnection implements ManagedConnection {
     private final DeviceAttributes deviceAttributes;
     /** The device's name, kept for messages after the context is closed. */
     private final String device;
-    private final Map<String, SharedReceiveQueue> srqs = new ConcurrentHashMap<>();
+    private final Map<String, PooledSrq> srqs = new ConcurrentHashMap<>();
+    private final Map<PeerKey, PeerLink> peers = new ConcurrentHashMap<>();
+    private final Map<Integer, PeerLink> byQp = new ConcurrentHashMap<>();
+    private final ReentrantLock servicing = new ReentrantLock();
+    private final AtomicLong strayMessages = new AtomicLong();
+    private final AtomicLong peerErrors = new AtomicLong();
+    /** The thread context class loader of whoever opened it (the application), for CDI events. */
+    private final ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
     private final Set<SrqConnectionHandle> handles = ConcurrentHashMap.newKeySet();
     private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
     private final AtomicLong limitEvents = new AtomicLong();
@@ -84,13 +102,12 @@ public final class SrqManagedConnection implements ManagedConnection {
         }
         try {
             DeviceAttributes device = context.queryDevice();
-            PortAttributes port = context.queryPort(Math.min(config.port(), Math.max(1, device.physPortCnt())));
-            config.checkAgainst(factory.check(), device, config.port() <= device.physPortCnt() ? port : null);
+            config.checkAgainst(factory.check(), device);
             SrqManagedConnection mc = new SrqManagedConnection(factory, config, context, context.allocPd(), device);
             if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
                 registry.opened(mc);
             }
-            LOG.debugf("opened pooled connection on %s (%s), port %d", context.deviceName(), context.providerName(),
+            RaLogger.LOG.debugf("opened pooled connection on %s (%s), port %d", context.deviceName(), context.providerName(),
                     config.port());
             return mc;
         } catch (VerbsException e) {
@@ -132,34 +149,195 @@ public final class SrqManagedConnection implements ManagedConnection {
     }
 
     /**
-     * Opens or creates a named SRQ of the pool.
+     * Opens or creates a named SRQ of the pool; a new one is created with srq_limit 0, filled from
+     * its slab, then armed with {@code spec.srqLimit()}.
      *
      * @param name the name
      * @param spec the requested sizes
      * @return the SRQ
-     * @throws VerbsException EINVAL for a bad name, EEXIST if open with less than asked, else the create errno
+     * @throws VerbsException EINVAL for a bad name or srq_limit ≥ max_wr, EOPNOTSUPP on a device
+     *                        without SRQs, EEXIST if open with less than asked, else the create errno
      */
-    SharedReceiveQueue srq(String name, SrqAttributes spec) throws VerbsException {
+    PooledSrq srq(String name, SrqAttributes spec) throws VerbsException {
         if (name == null || name.isBlank()) {
             throw new VerbsException("ibv_create_srq", Errno.EINVAL, "the SRQ name must not be empty");
         }
-        SharedReceiveQueue existing = srqs.get(name);
+        PooledSrq existing = srqs.get(name);
         if (existing == null) {
             synchronized (srqs) {
                 existing = srqs.get(name);
                 if (existing == null) {
-                    SharedReceiveQueue created = pd.createSrq(spec);
+                    if (deviceAttributes.maxSrq() == 0 || deviceAttributes.maxSrqWr() == 0) {
+                        throw new VerbsException("ibv_create_srq", Errno.EOPNOTSUPP, device
+                                + " has no SRQ support (max_srq " + deviceAttributes.maxSrq() + ")");
+                    }
+                    PooledSrq.checkLimit(spec);
+                    PooledSrq created = PooledSrq.create(pd, name, spec, config.receiveBufferSize());
                     srqs.put(name, created);
+                    factory.receiveService().register(this);
                     return created;
                 }
             }
         }
-        if (existing.maxWr() < spec.maxWr() || existing.maxSge() < spec.maxSge()) {
+        SharedReceiveQueue q = existing.srq();
+        if (q.maxWr() < spec.maxWr() || q.maxSge() < spec.maxSge()) {
             throw new VerbsException("ibv_create_srq", Errno.EEXIST, "SRQ '" + name + "' is open with max_wr "
-                    + existing.maxWr() + ", max_sge " + existing.maxSge() + "; asked for max_wr " + spec.maxWr()
+                    + q.maxWr() + ", max_sge " + q.maxSge() + "; asked for max_wr " + spec.maxWr()
                     + ", max_sge " + spec.maxSge());
         }
         return existing;
+    }
+
+    /**
+     * The pooled peer for {@code remote} on the SRQ {@code srqName}: the established one, or a new
+     * one replacing a failed or disconnected one. An SRQ not open yet is opened with the
+     * connection definition's defaults.
+     *
+     * @param remote  the listener's address
+     * @param srqName the pooled SRQ
+     * @param timeout bound for each rdma_cm step
+     * @return the peer
+     * @throws VerbsException as {@link #srq} and {@link RcConnection#connect}
+     */
+    PeerLink peer(InetSocketAddress remote, String srqName, Duration timeout) throws VerbsException {
+        PeerKey key = new PeerKey(remote, srqName);
+        PeerLink link = peers.get(key);
+        if (link != null && link.isUsable()) {
+            return link;
+        }
+        if (link != null && peers.remove(key, link)) {
+            retire(link);
+        }
+        PooledSrq srq = srqs.get(srqName);
+        if (srq == null) {
+            srq = srq(srqName, config.srqDefaults());
+        }
+        PeerLink fresh = establish(srq, remote, srqName, timeout);
+        byQp.put(fresh.qpNum(), fresh);
+        PeerLink raced = peers.putIfAbsent(key, fresh);
+        if (raced != null) {
+            if (raced.isUsable()) {
+                retire(fresh);
+                return raced;
+            }
+            peers.put(key, fresh);
+            retire(raced);
+        }
+        if (destroyed) {
+            retire(fresh);
+            throw new IllegalStateException("the pooled connection on " + device + " is destroyed");
+        }
+        return fresh;
+    }
+
+    /**
+     * The one place a peer's connect is issued: an RC QP whose receives come from {@code srq},
+     * its send ring registered, connected through rdma_cm.
+     */
+    private PeerLink establish(PooledSrq srq, InetSocketAddress remote, String srqName, Duration timeout)
+            throws VerbsException {
+        RcConnection rc = RcConnection.connect(pd, RcConnection.Receives.fromSrq(srq.cq(), srq.srq()),
+                new RcConnection.Sends(config.sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout);
+        return new PeerLink(rc, remote, srqName, factory.receiveService());
+    }
+
+    private void retire(PeerLink link) {
+        byQp.remove(link.qpNum(), link);
+        try {
+            link.close();
+        } catch (VerbsException e) {
+            RaLogger.LOG.peerCloseFailed(e, link.remote());
+        }
+    }
+
+    /**
+     * One round of servicing (the connection definition's {@link ReceiveService}): polls every
+     * pooled SRQ's CQ once and, with {@code events}, reads the peers' rdma_cm events and the
+     * device's async events. Skipped while destroy runs.
+     *
+     * @param events whether to read events this round
+     * @return completions taken
+     */
+    int service(boolean events) {
+        if (!servicing.tryLock()) {
+            return 0;
+        }
+        try {
+            if (destroyed) {
+                return 0;
+            }
+            int n = 0;
+            for (PooledSrq s : srqs.values()) {
+                try {
+                    n += s.poll(sink);
+                } catch (VerbsException e) {
+                    RaLogger.LOG.refillFailed(e, s.name(), device);
+                }
+            }
+            if (events) {
+                for (PeerLink l : peers.values()) {
+                    l.checkEvents();
+                }
+                isUsable();
+            }
+            return n;
+        } finally {
+            servicing.unlock();
+        }
+    }
+
+    private final PooledSrq.Sink sink = new PooledSrq.Sink() {
+        @Override
+        public void message(int qpNum, SrqMessage message) {
+            PeerLink l = byQp.get(qpNum);
+            if (l == null) {
+                strayMessages.incrementAndGet();
+            } else {
+                l.onMessage(message);
+            }
+        }
+
+        @Override
+        public void error(int qpNum, String status) {
+            peerErrors.incrementAndGet();
+            PeerLink l = byQp.get(qpNum);
+            if (l != null) {
+                RaLogger.LOG.peerReceiveError(l.remote(), l.srqName(), status);
+                l.fail(new VerbsException("ibv_poll_cq", Errno.EIO, "a receive from " + l.remote() + " completed with "
+                        + status + " (a message longer than receiveBufferSize " + config.receiveBufferSize()
+                        + " gives LOC_LEN_ERR); the QP is in the error state"));
+            }
+        }
+    };
+
+    /** @return the peers the pool holds */
+    public int peerCount() {
+        return peers.size();
+    }
+
+    /** @return registered receive bytes of all pooled SRQs: their slabs, whatever the number of peers */
+    public long registeredReceiveBytes() {
+        return srqs.values().stream().mapToLong(PooledSrq::registeredBytes).sum();
+    }
+
+    /** @return replies discarded because no call waited for them, over all peers alive */
+    public long lateReplies() {
+        return peers.values().stream().mapToLong(PeerLink::lateReplies).sum();
+    }
+
+    /** @return messages on QPs no longer in the pool (a retired peer's), discarded */
+    public long strayMessages() {
+        return strayMessages.get();
+    }
+
+    /** @return receive completions in error (each failed its peer) */
+    public long peerErrors() {
+        return peerErrors.get();
+    }
+
+    /** @return receive WRs posted and not consumed, over all pooled SRQs */
+    public long outstandingReceives() {
+        return srqs.values().stream().mapToLong(PooledSrq::outstanding).sum();
     }
 
     /**
@@ -189,9 +367,25 @@ public final class SrqManagedConnection implements ManagedConnection {
                     + context.deviceName() + (type == AsyncEventType.PORT_ERR ? " port " + event.portNum() : "")));
         } else if (type == AsyncEventType.SRQ_LIMIT_REACHED) {
             limitEvents.incrementAndGet();
-            LOG.debugf("SRQ limit reached on %s: %s", context.deviceName(), event.element());
+            event.element(SharedReceiveQueue.class).ifPresent(this::limitReached);
         } else {
-            LOG.debugf("async event %s on %s", type, context.deviceName());
+            RaLogger.LOG.debugf("async event %s on %s", type, device);
+        }
+    }
+
+    private void limitReached(SharedReceiveQueue q) {
+        for (PooledSrq s : srqs.values()) {
+            if (s.srq() == q) {
+                try {
+                    int outstanding = s.limitReached();
+                    if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
+                        registry.limitReached(new SrqLimitReached(s.name(), device, s.limit(), outstanding,
+                                Instant.now()), classLoader);
+                    }
+                } catch (VerbsException | IllegalStateException e) {
+                    RaLogger.LOG.refillFailed(e, s.name(), device);
+                }
+            }
         }
     }
 
@@ -200,7 +394,12 @@ public final class SrqManagedConnection implements ManagedConnection {
             return;
         }
         broken = true;
-        LOG.warnf("pooled connection on %s lost: %s", context.deviceName(), cause.getMessage());
+        RaLogger.LOG.pooledConnectionLost(device, cause.getMessage());
+        VerbsException lost = new VerbsException("ibv_get_async_event", Errno.ENODEV, device + " is lost: "
+                + cause.getMessage());
+        for (PeerLink l : peers.values()) {
+            l.fail(lost);
+        }
         ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_ERROR_OCCURRED, cause);
         for (ConnectionEventListener l : listeners) {
             l.connectionErrorOccurred(event);
@@ -246,7 +445,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         handles.remove(handle);
     }
 
-    /** Closes every handle and the memory it registered; the SRQ pool stays. */
+    /** Closes every handle and the memory it registered (their calls still waiting get ENOTCONN); SRQs and peers stay. */
     @Override
     public void cleanup() throws ResourceException {
         Teardown teardown = new Teardown();
@@ -270,7 +469,17 @@ public final class SrqManagedConnection implements ManagedConnection {
         destroyed = true;
         Teardown teardown = new Teardown();
         invalidateHandles(teardown);
-        srqs.clear();
+        servicing.lock();
+        try {
+            factory.receiveService().unregister(this);
+            teardown.closeAll(List.copyOf(peers.values())); // the QPs before their SRQs
+            peers.clear();
+            byQp.clear();
+            teardown.closeAll(List.copyOf(srqs.values())); // each SRQ before its slab
+            srqs.clear();
+        } finally {
+            servicing.unlock();
+        }
         if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
             registry.closed(this);
         }

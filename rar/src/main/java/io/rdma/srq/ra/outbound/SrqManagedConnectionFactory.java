@@ -44,25 +44,34 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private String softProfile = "rxe";
     @ConfigProperty(defaultValue = "1", description = "Port number, 1..phys_port_cnt")
     private String port = "1";
-    @ConfigProperty(defaultValue = "0", description = "GID index, 0..gid_tbl_len-1")
-    private String gidIndex = "0";
-    @ConfigProperty(defaultValue = "1024", description = "Default SRQ max_wr, 1..max_srq_wr")
+    @ConfigProperty(defaultValue = "1024", description = "max_wr of the SRQ 'default' that peers ride on when connect names no SRQ, 1..max_srq_wr")
     private String srqMaxWr = "1024";
-    @ConfigProperty(defaultValue = "1", description = "Default SRQ max_sge, 1..max_srq_sge")
+    @ConfigProperty(defaultValue = "1", description = "max_sge of the SRQ 'default', 1..max_srq_sge")
     private String srqMaxSge = "1";
-    @ConfigProperty(defaultValue = "0", description = "Default SRQ srq_limit (low watermark), 0..srqMaxWr; 0 = not armed")
+    @ConfigProperty(defaultValue = "0", description = "srq_limit (low watermark) of the SRQ 'default', 0..srqMaxWr-1; 0 = not armed")
     private String srqLimit = "0";
+    @ConfigProperty(defaultValue = "4096", description = "Bytes per receive buffer of every pooled SRQ (slab = max_wr x this), 1..1073741824; a longer reply fails its peer with EIO")
+    private String receiveBufferSize = "4096";
 
     @ConfigProperty(defaultValue = "4096", description = "Largest message sent to a peer (SrqConnection.connect), bytes, 1..1073741824")
     private String sendBufferSize = "4096";
 
     private transient ResourceAdapter resourceAdapter;
+    private transient ReceiveService receiveService;
     private transient PrintWriter logWriter;
 
     /** @return the parsed configuration @throws ResourceException naming a bad property and its range */
     public SrqConfig config() throws ResourceException {
-        return SrqConfig.parse(CHECK, provider, device, softProfile, port, gidIndex, srqMaxWr, srqMaxSge, srqLimit,
-                sendBufferSize);
+        return SrqConfig.parse(CHECK, provider, device, softProfile, port, srqMaxWr, srqMaxSge, srqLimit,
+                sendBufferSize, receiveBufferSize);
+    }
+
+    /** @return the servicing loop of this connection definition's pooled connections */
+    synchronized ReceiveService receiveService() {
+        if (receiveService == null) {
+            receiveService = new ReceiveService("srq-outbound-" + Integer.toHexString(System.identityHashCode(this)));
+        }
+        return receiveService;
     }
 
     PropertyCheck check() {
@@ -161,16 +170,6 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         this.port = port;
     }
 
-    /** @return the GID index text */
-    public String getGidIndex() {
-        return gidIndex;
-    }
-
-    /** @param gidIndex 0..gid_tbl_len − 1 */
-    public void setGidIndex(String gidIndex) {
-        this.gidIndex = gidIndex;
-    }
-
     /** @return default SRQ max_wr text */
     public String getSrqMaxWr() {
         return srqMaxWr;
@@ -201,6 +200,16 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         this.srqLimit = srqLimit;
     }
 
+    /** @return receiveBufferSize text */
+    public String getReceiveBufferSize() {
+        return receiveBufferSize;
+    }
+
+    /** @param receiveBufferSize 1..1073741824 bytes per receive buffer of a pooled SRQ */
+    public void setReceiveBufferSize(String receiveBufferSize) {
+        this.receiveBufferSize = receiveBufferSize;
+    }
+
     /** @return sendBufferSize text */
     public String getSendBufferSize() {
         return sendBufferSize;
@@ -215,14 +224,14 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     public boolean equals(Object o) {
         return o instanceof SrqManagedConnectionFactory f && Objects.equals(provider, f.provider)
                 && Objects.equals(device, f.device) && Objects.equals(softProfile, f.softProfile)
-                && Objects.equals(port, f.port) && Objects.equals(gidIndex, f.gidIndex)
+                && Objects.equals(port, f.port) && Objects.equals(receiveBufferSize, f.receiveBufferSize)
                 && Objects.equals(srqMaxWr, f.srqMaxWr) && Objects.equals(srqMaxSge, f.srqMaxSge)
                 && Objects.equals(srqLimit, f.srqLimit) && Objects.equals(sendBufferSize, f.sendBufferSize);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(provider, device, softProfile, port, gidIndex, srqMaxWr, srqMaxSge, srqLimit,
+        return Objects.hash(provider, device, softProfile, port, receiveBufferSize, srqMaxWr, srqMaxSge, srqLimit,
                 sendBufferSize);
     }
 }

@@ -1,83 +1,124 @@
 package io.rdma.srq.ra.outbound;
 
+import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.support.RcConnection;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * {@link SrqPeer}: an {@link RcConnection} on the pooled connection's device without receives,
- * connected through rdma_cm, its send ring ({@value RcConnection#SEND_DEPTH} × sendBufferSize bytes)
- * registered at connect. Every method but {@link #close()} throws IllegalStateException after close.
+ * {@link SrqPeer}: one handle's view of a pooled {@link PeerLink}. It keeps the calls of this
+ * handle still waiting, so that closing it (or its handle) ends them with ENOTCONN while the link
+ * and its QP stay pooled. Every method but {@link #close()} throws IllegalStateException after close.
  */
 final class SrqPeerImpl implements SrqPeer {
-    private static final String SEND_BUFFER_SIZE = "the connection definition's sendBufferSize";
-
-    private final RcConnection rc;
-    private final InetSocketAddress remote;
+    private final PeerLink link;
     private final Consumer<SrqPeerImpl> onClose;
+    private final Set<PendingCall> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private SrqPeerImpl(RcConnection rc, InetSocketAddress remote, Consumer<SrqPeerImpl> onClose) {
-        this.rc = rc;
-        this.remote = remote;
+    SrqPeerImpl(PeerLink link, Consumer<SrqPeerImpl> onClose) {
+        this.link = link;
         this.onClose = onClose;
     }
 
-    static SrqPeerImpl connect(SrqManagedConnection mc, InetSocketAddress remote, Duration timeout,
-                               Consumer<SrqPeerImpl> onClose) throws VerbsException {
-        RcConnection rc = RcConnection.connect(mc.pd(), RcConnection.Receives.none(),
-                new RcConnection.Sends(mc.config().sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout);
-        return new SrqPeerImpl(rc, rc.connection().remoteAddress(), onClose);
-    }
-
-    private RcConnection rc() {
+    private PeerLink link() {
         if (closed) {
-            throw new IllegalStateException("the peer connection to " + remote + " is closed");
+            throw new IllegalStateException("the peer connection to " + link.remote() + " is closed");
         }
-        return rc;
+        return link;
     }
 
     @Override
     public InetSocketAddress remoteAddress() {
-        rc();
-        return remote;
+        return link().remote();
     }
 
     @Override
     public void send(ByteBuffer message) throws VerbsException {
-        rc().send(message, null);
+        link().rc().send(message, null);
     }
 
     @Override
     public void send(ByteBuffer message, int immData) throws VerbsException {
-        rc().send(message, immData);
+        link().rc().send(message, immData);
     }
 
     @Override
     public void flush(Duration timeout) throws VerbsException {
-        rc().flush(timeout);
+        link().rc().flush(timeout);
     }
 
     @Override
     public long sent() {
-        return rc().sent();
+        return link().rc().sent();
     }
 
     @Override
-    public void close() throws VerbsException {
+    public SrqMessage call(ByteBuffer request, Duration timeout) {
+        long deadline = System.nanoTime() + positive(timeout).toNanos();
+        PeerLink l = link();
+        PendingCall c = l.start(request, id -> new PendingCall(id, null));
+        waiting.add(c);
+        try {
+            return c.await(deadline, () -> l.timedOut(c, timeout));
+        } finally {
+            waiting.remove(c);
+        }
+    }
+
+    @Override
+    public CompletableFuture<SrqMessage> callAsync(ByteBuffer request, Duration timeout) {
+        positive(timeout);
+        PeerLink l = link();
+        CompletableFuture<SrqMessage> future = new CompletableFuture<>();
+        PendingCall c = l.start(request, id -> new PendingCall(id, future));
+        waiting.add(c);
+        future.whenComplete((r, e) -> waiting.remove(c));
+        CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, ForkJoinPool.commonPool())
+                .execute(() -> {
+                    if (!c.isDone()) {
+                        l.timedOut(c, timeout);
+                    }
+                });
+        return future;
+    }
+
+    @Override
+    public Optional<SrqMessage> receive(Duration timeout) {
+        return link().receive(Objects.requireNonNull(timeout, "timeout"));
+    }
+
+    @Override
+    public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        try {
-            rc.close();
-        } finally {
-            onClose.accept(this);
+        VerbsException cause = new VerbsException("ibv_poll_cq", Errno.ENOTCONN, "the handle's use of the peer "
+                + link.remote() + " ended while the call waited");
+        for (PendingCall c : List.copyOf(waiting)) {
+            link.abandon(c, cause);
         }
+        onClose.accept(this);
+    }
+
+    private static Duration positive(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("the call timeout must be > 0, got " + timeout);
+        }
+        return timeout;
     }
 }

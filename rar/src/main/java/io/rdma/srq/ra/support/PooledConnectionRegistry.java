@@ -1,5 +1,6 @@
 package io.rdma.srq.ra.support;
 
+import io.rdma.srq.api.SrqLimitReached;
 import jakarta.resource.spi.ManagedConnection;
 
 /**
@@ -13,4 +14,14 @@ public interface PooledConnectionRegistry {
 
     /** @param mc a pooled connection that was destroyed */
     void closed(ManagedConnection mc);
+
+    /**
+     * A pooled SRQ raised IBV_EVENT_SRQ_LIMIT_REACHED and was refilled: fire the same
+     * {@link SrqLimitReached} CDI event activations fire. Nothing by default.
+     *
+     * @param event       the event, naming the SRQ and device
+     * @param classLoader the class loader of the application that opened the pooled connection
+     */
+    default void limitReached(SrqLimitReached event, ClassLoader classLoader) {
+    }
 }

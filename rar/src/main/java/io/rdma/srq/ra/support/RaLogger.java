@@ -42,4 +42,34 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.INFO)
     @Message(id = 4, value = "pinned memory: %s")
     void pinnedMemoryLimit(String limit);
+
+    // outbound pooled connections, peers, request/reply (100–199)
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 100, value = "pooled connection on %s lost: %s")
+    void pooledConnectionLost(String device, String reason);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 101, value = "closing the connection handle on %s: %s")
+    void handleCloseFailed(Object managedConnection, String reason);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 102, value = "a call to %s timed out after %d ms and the peer never echoed a call number: its QP is closed (a late reply in order could not be told from the next call's); the next connect re-establishes it")
+    void inOrderPeerTimedOut(Object remote, long timeoutMillis);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 103, value = "closing the peer connection to %s failed")
+    void peerCloseFailed(@Cause Throwable cause, Object remote);
+
+    @LogMessage(level = Logger.Level.ERROR)
+    @Message(id = 104, value = "servicing %s failed")
+    void servicingFailed(@Cause Throwable cause, Object managedConnection);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 105, value = "peer %s on pooled SRQ '%s': a receive completed with %s, its QP is in the error state; waiting calls fail with EIO, the next connect re-establishes it")
+    void peerReceiveError(Object remote, String srq, String status);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 106, value = "refilling pooled SRQ '%s' on %s failed")
+    void refillFailed(@Cause Throwable cause, String srq, String device);
 }

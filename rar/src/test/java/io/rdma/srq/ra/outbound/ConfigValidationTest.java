@@ -6,7 +6,16 @@ import jakarta.resource.spi.InvalidPropertyException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.SrqConnection;
+import io.rdma.srq.api.VerbsException;
+import org.junit.jupiter.api.Test;
+
 import java.lang.reflect.Method;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.EnumSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -37,8 +46,6 @@ class ConfigValidationTest {
             "port        | -1   | in 1..255",
             "port        | 0    | in 1..255",
             "port        | 256  | in 1..255",
-            "gidIndex    | x1   | must be an integer in 0..255",
-            "gidIndex    | -1   | in 0..255",
             "srqMaxWr    | abc  | must be an integer in 1..",
             "srqMaxWr    | -5   | in 1..",
             "srqMaxWr    | 0    | in 1..",
@@ -47,14 +54,20 @@ class ConfigValidationTest {
             "srqMaxSge   | 0    | in 1..",
             "srqLimit    | low  | must be an integer in 0..1024",
             "srqLimit    | -1   | in 0..1024",
-            "srqLimit    | 1025 | in 0..1024 (0 = not armed, no limit events; at most srqMaxWr)"})
+            "srqLimit    | 1025 | in 0..1024 (0 = not armed, no limit events; at most srqMaxWr)",
+            "srqLimit    | 1024 | srqLimit must be in 0..1023 (below srqMaxWr: every buffer is posted), got 1024",
+            "receiveBufferSize | abc | must be an integer in 1..1073741824",
+            "receiveBufferSize | 0   | in 1..1073741824",
+            "receiveBufferSize | 1073741824 | must be in 1..17179869184 (srqMaxWr × receiveBufferSize, the default SRQ's registered slab, at most 16 GiB), got 1099511627776",
+            "sendBufferSize | 0 | in 1..1073741824"})
     void staticRangesFailWhenTheFactoryIsCreated(String property, String value, String expected) throws Exception {
         SrqManagedConnectionFactory mcf = factory(property, value);
         InvalidPropertyException e = assertThrows(InvalidPropertyException.class,
                 () -> mcf.createConnectionFactory(new TestConnectionManager()));
         assertTrue(e.getMessage().startsWith(property + " "), e.getMessage());
         assertTrue(e.getMessage().contains(expected), e.getMessage());
-        assertTrue(e.getMessage().contains("'" + value + "'") || e.getMessage().contains(value), e.getMessage());
+        assertTrue(e.getMessage().contains("'" + value + "'") || e.getMessage().contains(value)
+                || property.equals("receiveBufferSize"), e.getMessage());
         assertEquals(property, e.getInvalidPropertyDescriptors()[0].getName());
     }
 
@@ -70,11 +83,22 @@ class ConfigValidationTest {
         assertEquals(message, e.getMessage());
     }
 
-    @ParameterizedTest(name = "softProfile efa → no SRQ support")
-    @CsvSource("efa")
-    void aDeviceWithoutSrqIsRefusedWithTheReason(String profile) throws Exception {
-        SrqManagedConnectionFactory mcf = factory("softProfile", profile);
-        ResourceException e = assertThrows(ResourceException.class, () -> mcf.createManagedConnection(null, null));
-        assertTrue(e.getMessage().contains("no SRQ support"), e.getMessage());
+    @Test
+    void aDeviceWithoutSrqOpensAndRefusesSrqsWithTheReason() throws Exception {
+        SrqManagedConnectionFactory mcf = factory("softProfile", "efa");
+        SrqManagedConnection mc = (SrqManagedConnection) mcf.createManagedConnection(null, null);
+        try {
+            SrqConnection c = (SrqConnection) mc.getConnection(null, null);
+            assertTrue(c.efaAttributes().isPresent(), "the EFA device reports its attributes");
+            assertTrue(c.registerMemory(4096, EnumSet.of(AccessFlag.LOCAL_WRITE)).length() >= 4096);
+            VerbsException e = assertThrows(VerbsException.class, () -> c.openSrq("s", new SrqAttributes(16, 1, 0)));
+            assertEquals("EOPNOTSUPP", e.errnoName());
+            assertTrue(e.getMessage().contains("no SRQ support"), e.getMessage());
+            VerbsException connect = assertThrows(VerbsException.class,
+                    () -> c.connect(new InetSocketAddress("10.0.0.1", 1), Duration.ofSeconds(1)));
+            assertEquals("EOPNOTSUPP", connect.errnoName());
+        } finally {
+            mc.destroy();
+        }
     }
 }

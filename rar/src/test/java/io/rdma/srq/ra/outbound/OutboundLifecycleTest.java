@@ -48,7 +48,6 @@ class OutboundLifecycleTest extends SoftAdapterTest {
         SrqConnection first = factory.getConnection();
         SrqHandle srq = first.openSrq("orders", new SrqAttributes(100, 1, 0));
         RegisteredMemory slab = first.registerMemory(64 * 1024, EnumSet.of(AccessFlag.LOCAL_WRITE));
-        assertEquals(10, srq.postReceives(slab, 0, 4096, 10, 0));
         int maxWr = srq.maxWr();
         int liveWithMr = SoftProvider.liveObjects();
         first.close();
@@ -78,15 +77,27 @@ class OutboundLifecycleTest extends SoftAdapterTest {
     }
 
     @Test
-    void postingBeyondMaxWrReportsHowManyWereTaken() throws Exception {
+    void theAdapterOwnsTheReceiveSideOneSlabFilledAndArmedAfterThePosts() throws Exception {
         try (SrqConnection c = factory.getConnection()) {
-            SrqHandle srq = c.openSrq("small", new SrqAttributes(8, 1, 0)); // rxe: 15
-            RegisteredMemory m = c.registerMemory(32 * 256, EnumSet.of(AccessFlag.LOCAL_WRITE));
-            VerbsException e = assertThrows(VerbsException.class, () -> srq.postReceives(m, 0, 256, 32, 0));
-            assertEquals("ENOMEM", e.errnoName());
-            assertTrue(e.getMessage().contains("took 15 of 32"), e.getMessage());
-            VerbsException fit = assertThrows(VerbsException.class, () -> srq.postReceives(m, 0, 4096, 4, 0));
-            assertEquals("EINVAL", fit.errnoName());
+            SrqHandle srq = c.openSrq("small", new SrqAttributes(8, 1, 4)); // rxe: 15
+            SrqManagedConnection mc = (SrqManagedConnection) cm.all.iterator().next();
+            assertEquals(15, srq.maxWr());
+            assertEquals(4096, srq.receiveBufferSize());
+            assertEquals(15L * 4096, mc.registeredReceiveBytes(), "one slab of max_wr × receiveBufferSize");
+            assertEquals(15, mc.outstandingReceives(), "every buffer posted");
+            assertEquals(4, srq.srqLimit(), "armed after the posts, not at create");
+            VerbsException limit = assertThrows(VerbsException.class,
+                    () -> c.openSrq("bad", new SrqAttributes(8, 1, 8)));
+            assertEquals("EINVAL", limit.errnoName());
+            assertTrue(limit.getMessage().contains("srq_limit 8"), limit.getMessage());
+        }
+    }
+
+    @Test
+    void applicationsCannotPostResizeOrArmAPooledSrq() {
+        for (String verb : List.of("postReceives", "resize", "armLimit")) {
+            assertTrue(java.util.Arrays.stream(SrqHandle.class.getMethods()).noneMatch(m -> m.getName().equals(verb)),
+                    verb + " is the adapter's alone");
         }
     }
 

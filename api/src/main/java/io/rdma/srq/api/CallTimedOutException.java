@@ -1,0 +1,21 @@
+package io.rdma.srq.api;
+
+import java.io.Serial;
+
+/**
+ * No reply arrived within the call's timeout (ETIMEDOUT). The call is over: a reply that arrives later is discarded and counted, never handed to another call.
+ */
+public final class CallTimedOutException extends SrqCallException {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * A failure of a call to a peer.
+     *
+     * @param cause the failure with its operation and errno
+     * @param peer  the peer's address as text
+     */
+    public CallTimedOutException(VerbsException cause, String peer) {
+        super(cause, peer);
+    }
+}

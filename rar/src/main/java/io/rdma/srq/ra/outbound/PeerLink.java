@@ -1,0 +1,293 @@
+package io.rdma.srq.ra.outbound;
+
+import io.rdma.srq.api.CmEventType;
+import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.SrqCallException;
+import io.rdma.srq.api.SrqMessage;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.verbs.CmEvent;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A peer of a pooled connection: its {@link RcConnection} (the QP on a pooled SRQ, the send ring,
+ * the rdma_cm connection) and the correlation of its calls, for the pooled connection's whole life.
+ *
+ * <p>Correlation: a call's number is {@link #CALL_BIT} | a 31-bit sequence, sent as imm_data; a
+ * reply echoing it completes that call; a reply with a number no call waits for (late: its call timed
+ * out, or its handle closed, possibly before the pooled connection went to another user) is discarded
+ * and counted ({@link #lateReplies()}). A plain SEND (no imm_data) completes the oldest call still
+ * waiting that was posted before the peer ever echoed a number (a foreign peer, matched in order);
+ * with none waiting it is unsolicited. A message whose imm_data has the high bit clear is
+ * unsolicited. A call that times out on a peer that never echoed closes this link (a late plain
+ * reply could not be told apart from the next call's).
+ *
+ * <p>Failure: a receive completion in error on its QP (the QP is then in the error state, e.g. a
+ * reply longer than receiveBufferSize: LOC_LEN_ERR), a DISCONNECTED event, a device loss or a
+ * close fails every waiting call at once and makes the link unusable; the pooled connection replaces
+ * it on the next connect. Thread-safe.
+ */
+final class PeerLink implements AutoCloseable {
+    /** The high bit of imm_data: set on the calls' requests (and on the replies echoing them). */
+    static final int CALL_BIT = 0x8000_0000;
+    private static final int UNSOLICITED_CAPACITY = 1024;
+
+    private final RcConnection rc;
+    private final InetSocketAddress remote;
+    private final String srqName;
+    private final ReceiveService service;
+    private final Map<Integer, PendingCall> pending = new ConcurrentHashMap<>();
+    private final Queue<PendingCall> inOrder = new ConcurrentLinkedQueue<>();
+    private final BlockingQueue<SrqMessage> unsolicited = new ArrayBlockingQueue<>(UNSOLICITED_CAPACITY);
+    private final AtomicInteger sequence = new AtomicInteger();
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong lateReplies = new AtomicLong();
+    private final AtomicLong droppedUnsolicited = new AtomicLong();
+    private volatile boolean echoes;
+    private volatile VerbsException failure;
+
+    PeerLink(RcConnection rc, InetSocketAddress remote, String srqName, ReceiveService service) {
+        this.rc = rc;
+        this.remote = remote;
+        this.srqName = srqName;
+        this.service = service;
+    }
+
+    /** @return the address it was connected to */
+    InetSocketAddress remote() {
+        return remote;
+    }
+
+    /** @return the pooled SRQ its receives come from */
+    String srqName() {
+        return srqName;
+    }
+
+    /** @return the local QP number: the qp_num of its receive completions */
+    int qpNum() {
+        return rc.qpNum();
+    }
+
+    /** @return the connection */
+    RcConnection rc() {
+        return rc;
+    }
+
+    /** @return calls started */
+    long calls() {
+        return calls.get();
+    }
+
+    /** @return replies that came for no waiting call, discarded */
+    long lateReplies() {
+        return lateReplies.get();
+    }
+
+    /** @return unsolicited messages dropped because {@value #UNSOLICITED_CAPACITY} were waiting */
+    long droppedUnsolicited() {
+        return droppedUnsolicited.get();
+    }
+
+    /** @return whether it has not failed and is still connected */
+    boolean isUsable() {
+        if (failure != null) {
+            return false;
+        }
+        CmConnection c = rc.connection();
+        try {
+            return c != null && c.isEstablished();
+        } catch (IllegalStateException closed) {
+            return false;
+        }
+    }
+
+    /** @return calls waiting */
+    int waiting() {
+        return pending.size();
+    }
+
+    /**
+     * Posts a request numbered for its reply.
+     *
+     * @param request the bytes
+     * @param call    makes the call from its number
+     * @param <C>     the call's type
+     * @return the call, registered before the request was posted
+     * @throws SrqCallException when the link failed or the post failed (EMSGSIZE, ENOTCONN, EIO, …)
+     */
+    <C extends PendingCall> C start(ByteBuffer request, java.util.function.IntFunction<C> call) {
+        VerbsException failed = failure;
+        if (failed != null) {
+            throw SrqCallException.of(failed, remote.toString());
+        }
+        int id = CALL_BIT | (sequence.incrementAndGet() & 0x7FFF_FFFF);
+        C c = call.apply(id);
+        pending.put(id, c);
+        if (!echoes) {
+            inOrder.add(c);
+        }
+        calls.incrementAndGet();
+        service.callStarted();
+        try {
+            rc.send(request, id);
+        } catch (VerbsException e) {
+            if (pending.remove(id, c)) {
+                service.callEnded();
+            }
+            throw SrqCallException.of(e, remote.toString());
+        }
+        return c;
+    }
+
+    /**
+     * A message arrived on this link's QP (servicing loop).
+     *
+     * @param m the message
+     */
+    void onMessage(SrqMessage m) {
+        if (m.hasImmData() && (m.immData() & CALL_BIT) != 0) {
+            PendingCall c = pending.remove(m.immData());
+            if (c == null) {
+                lateReplies.incrementAndGet();
+            } else {
+                echoes = true;
+                finish(c, m);
+            }
+            return;
+        }
+        if (!m.hasImmData()) {
+            PendingCall c;
+            while ((c = inOrder.poll()) != null) {
+                if (pending.remove(c.id(), c)) {
+                    finish(c, m);
+                    return;
+                }
+            }
+        }
+        if (!unsolicited.offer(m)) {
+            droppedUnsolicited.incrementAndGet();
+        }
+    }
+
+    /**
+     * Ends a call with a failure unless it is over already.
+     *
+     * @param c     the call
+     * @param cause the failure
+     * @return whether it ended it
+     */
+    boolean abandon(PendingCall c, VerbsException cause) {
+        if (pending.remove(c.id(), c)) {
+            finish(c, SrqCallException.of(cause, remote.toString()));
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The call's deadline passed: ends it with ETIMEDOUT, and closes the link if the peer never
+     * echoed a number (a foreign peer matched in order).
+     *
+     * @param c       the call
+     * @param timeout its timeout, for the message
+     */
+    void timedOut(PendingCall c, Duration timeout) {
+        if (abandon(c, new VerbsException("ibv_poll_cq", Errno.ETIMEDOUT, "no reply from " + remote + " within "
+                + timeout.toMillis() + " ms (call " + Integer.toUnsignedString(c.id() & 0x7FFF_FFFF) + ")")) && !echoes) {
+            RaLogger.LOG.inOrderPeerTimedOut(remote, timeout.toMillis());
+            fail(new VerbsException("ibv_poll_cq", Errno.ENOTCONN, "the connection to " + remote
+                    + " was closed: a call to a peer that answers in order (no imm_data echo) timed out"));
+            try {
+                rc.close();
+            } catch (VerbsException e) {
+                RaLogger.LOG.peerCloseFailed(e, remote);
+            }
+        }
+    }
+
+    /**
+     * Takes an unsolicited message.
+     *
+     * @param timeout the longest wait
+     * @return the message, or empty
+     * @throws SrqCallException ENOTCONN once the link failed and nothing is queued
+     */
+    Optional<SrqMessage> receive(Duration timeout) {
+        SrqMessage m = unsolicited.poll();
+        if (m == null && failure == null && !timeout.isZero()) {
+            try {
+                m = unsolicited.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        VerbsException failed = failure;
+        if (m == null && failed != null) {
+            throw SrqCallException.of(failed, remote.toString());
+        }
+        return Optional.ofNullable(m);
+    }
+
+    /**
+     * Marks the link failed and fails every waiting call with {@code cause}. The first cause stays.
+     *
+     * @param cause why
+     */
+    void fail(VerbsException cause) {
+        if (failure == null) {
+            failure = cause;
+        }
+        for (PendingCall c : List.copyOf(pending.values())) {
+            abandon(c, cause);
+        }
+    }
+
+    /** Reads the rdma_cm events of its connection without waiting: DISCONNECTED fails it (servicing loop). */
+    void checkEvents() {
+        CmConnection c = rc.connection();
+        if (c == null || failure != null) {
+            return;
+        }
+        try {
+            Optional<CmEvent> e;
+            while ((e = c.nextEvent(Duration.ZERO)).isPresent()) {
+                CmEventType type = e.get().type();
+                if (type == CmEventType.DISCONNECTED || type == CmEventType.DEVICE_REMOVAL) {
+                    fail(new VerbsException("rdma_get_cm_event", Errno.ENOTCONN, remote + " disconnected (RDMA_CM_EVENT_"
+                            + type + ")"));
+                }
+            }
+        } catch (VerbsException | IllegalStateException gone) {
+            fail(new VerbsException("rdma_get_cm_event", Errno.ENOTCONN, remote + ": " + gone.getMessage()));
+        }
+    }
+
+    private void finish(PendingCall c, Object outcome) {
+        if (c.complete(outcome)) {
+            service.callEnded();
+        }
+    }
+
+    /** Fails the waiting calls with ENOTCONN and closes the connection. Idempotent. */
+    @Override
+    public void close() throws VerbsException {
+        fail(new VerbsException("rdma_disconnect", Errno.ENOTCONN, "the connection to " + remote + " was closed"));
+        rc.close();
+    }
+}

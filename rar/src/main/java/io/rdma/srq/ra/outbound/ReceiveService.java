@@ -1,0 +1,116 @@
+package io.rdma.srq.ra.outbound;
+
+import io.rdma.srq.ra.support.RaLogger;
+
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The one servicing loop of a connection definition: a single thread for all its pooled
+ * connections, busy or idle, that drains their SRQs' CQs (handing replies to their calls and
+ * reposting the buffers) and reads their peers' rdma_cm events and the devices' async events
+ * (limit events, device loss). No thread per pooled connection or peer.
+ *
+ * <p>The wait: while any call waits for a reply the loop polls without pause (one spinning
+ * thread; a caller spins only {@link PendingCall#SPIN_NANOS} before it parks); with no call
+ * waiting it parks {@value #IDLE_PARK_MICROS} µs between polls, so an idle pool costs a wake-up
+ * per millisecond, keeps its SRQs full and still takes unsolicited messages; a call that starts
+ * wakes it at once. Events are read every {@value #EVENT_PERIOD_MICROS} µs.
+ *
+ * <p>The thread is a daemon started with the first pooled connection and ended with the last.
+ */
+final class ReceiveService implements Runnable {
+    static final long IDLE_PARK_MICROS = 1000;
+    static final long EVENT_PERIOD_MICROS = 1000;
+
+    private final String name;
+    private final Set<SrqManagedConnection> connections = new CopyOnWriteArraySet<>();
+    private final AtomicInteger waiting = new AtomicInteger();
+    private volatile Thread thread;
+
+    /** @param name the thread's name */
+    ReceiveService(String name) {
+        this.name = name;
+    }
+
+    /** @param mc a pooled connection to service from now on */
+    synchronized void register(SrqManagedConnection mc) {
+        connections.add(mc);
+        if (thread == null) {
+            Thread t = Thread.ofPlatform().daemon().name(name).unstarted(this);
+            thread = t;
+            t.start();
+        }
+    }
+
+    /** @param mc a pooled connection being destroyed (it skips servicing rounds from then on) */
+    void unregister(SrqManagedConnection mc) {
+        connections.remove(mc);
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** A call started waiting: poll without pause. */
+    void callStarted() {
+        if (waiting.getAndIncrement() == 0) {
+            Thread t = thread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    /** A call ended. */
+    void callEnded() {
+        waiting.decrementAndGet();
+    }
+
+    /** @return calls waiting */
+    int waiting() {
+        return waiting.get();
+    }
+
+    /** @return whether the thread runs */
+    boolean isRunning() {
+        return thread != null;
+    }
+
+    @Override
+    public void run() {
+        long nextEvents = 0;
+        while (true) {
+            if (connections.isEmpty()) {
+                synchronized (this) {
+                    if (connections.isEmpty()) {
+                        thread = null;
+                        return;
+                    }
+                }
+            }
+            int n = 0;
+            long now = System.nanoTime();
+            boolean events = now - nextEvents >= 0;
+            for (SrqManagedConnection mc : connections) {
+                try {
+                    n += mc.service(events);
+                } catch (RuntimeException e) {
+                    RaLogger.LOG.servicingFailed(e, mc);
+                }
+            }
+            if (events) {
+                nextEvents = now + EVENT_PERIOD_MICROS * 1000;
+            }
+            if (n == 0) {
+                if (waiting.get() > 0) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(this, IDLE_PARK_MICROS * 1000);
+                }
+            }
+        }
+    }
+}
