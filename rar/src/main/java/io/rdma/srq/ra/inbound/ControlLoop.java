@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       rejected (rdma_reject(3)) when that fails;</li>
  *   <li>DISCONNECTED, TIMEWAIT_EXIT, DEVICE_REMOVAL of an accepted connection: it is closed;</li>
  *   <li>IBV_EVENT_SRQ_LIMIT_REACHED of the SRQ: the fill level is raised and the limit re-armed
- *       ({@link ReceiveBuffers#limitReached}), and {@link SrqLimitReached} is fired to the
- *       application with its class loader as thread context class loader;</li>
+ *       ({@link ReceiveBuffers#limitReached}), and {@link SrqLimitReached} is handed to the
+ *       application's observers on a Work of their own ({@link ObserverDispatch}): an observer
+ *       never runs on this loop's thread, so a slow one delays no accept and no deactivation;</li>
  *   <li>IBV_EVENT_DEVICE_FATAL: logged (no more messages will arrive); others at debug.</li>
  * </ul>
  */
@@ -46,8 +47,7 @@ final class ControlLoop extends LongRunningWork {
     private final SharedReceiveQueue srq;
     private final ReceiveBuffers buffers;
     private final Links links;
-    private final LimitEventSink sink;
-    private final ClassLoader applicationLoader;
+    private final ObserverDispatch observers;
     private final LongAdder limitEvents = new LongAdder();
 
     /**
@@ -57,11 +57,10 @@ final class ControlLoop extends LongRunningWork {
      * @param srq               its SRQ, to recognise its limit events
      * @param buffers           its receive buffers
      * @param links             its connections
-     * @param sink              where SrqLimitReached goes
-     * @param applicationLoader the activating application's class loader
+     * @param observers         where SrqLimitReached goes (on a thread of its own)
      */
     ControlLoop(String name, CmListener listener, Context context, SharedReceiveQueue srq, ReceiveBuffers buffers,
-                Links links, LimitEventSink sink, ClassLoader applicationLoader) {
+                Links links, ObserverDispatch observers) {
         super("srq-control-" + name);
         this.name = name;
         this.device = context.deviceName();
@@ -70,8 +69,7 @@ final class ControlLoop extends LongRunningWork {
         this.srq = srq;
         this.buffers = buffers;
         this.links = links;
-        this.sink = sink;
-        this.applicationLoader = applicationLoader;
+        this.observers = observers;
     }
 
     @Override
@@ -128,11 +126,7 @@ final class ControlLoop extends LongRunningWork {
                 Instant.now());
         LOG.debugf("activation %s: SRQ limit %d reached, %d outstanding; fill %d -> %d", name, buffers.srqLimit(),
                 buffers.outstanding(), before, buffers.fill());
-        try {
-            sink.fire(event, applicationLoader);
-        } catch (RuntimeException observerFailure) {
-            LOG.warnf(observerFailure, "activation %s: an SrqLimitReached observer failed", name);
-        }
+        observers.fire(event);
     }
 
     /** @return IBV_EVENT_SRQ_LIMIT_REACHED events taken */

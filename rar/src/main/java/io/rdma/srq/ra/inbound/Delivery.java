@@ -13,6 +13,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -46,6 +47,7 @@ final class Delivery implements Work {
     private final ReceiveBuffers buffers;
     private final Links links;
     private final Consumer<Delivery> ended;
+    private final BooleanSupplier abandoned;
     private final int[] buffer;
     private final long[] wrId;
     private final int[] byteLen;
@@ -55,6 +57,7 @@ final class Delivery implements Work {
     private final int[] qpNum;
     private int count;
     private int failures;
+    private int skipped;
     private int current;
     private Arena views;
 
@@ -64,15 +67,17 @@ final class Delivery implements Work {
      * @param buffers   its receive buffers (the payloads)
      * @param links     its connections (the replies)
      * @param ended     takes the batch back when its delivery ended (the poller)
+     * @param abandoned true once deactivation's drain timeout passed: messages not yet begun are skipped
      * @param capacity  messages per batch at most
      */
     Delivery(String name, EndpointPool endpoints, ReceiveBuffers buffers, Links links, Consumer<Delivery> ended,
-             int capacity) {
+             BooleanSupplier abandoned, int capacity) {
         this.name = name;
         this.endpoints = endpoints;
         this.buffers = buffers;
         this.links = links;
         this.ended = ended;
+        this.abandoned = abandoned;
         this.buffer = new int[capacity];
         this.wrId = new long[capacity];
         this.byteLen = new int[capacity];
@@ -102,6 +107,11 @@ final class Delivery implements Work {
         return failures;
     }
 
+    /** @return messages of the batch never begun: the drain timeout passed first */
+    int skipped() {
+        return skipped;
+    }
+
     int buffer(int k) {
         return buffer[k];
     }
@@ -110,6 +120,7 @@ final class Delivery implements Work {
     void clear() {
         count = 0;
         failures = 0;
+        skipped = 0;
     }
 
     @Override
@@ -117,6 +128,10 @@ final class Delivery implements Work {
         MessageEndpoint endpoint = null;
         try {
             for (current = 0; current < count; current++) {
+                if (abandoned.getAsBoolean()) {
+                    skipped = count - current;
+                    break;
+                }
                 try {
                     if (endpoint == null) {
                         endpoint = endpoints.take();

@@ -31,6 +31,7 @@ public final class Links {
     private final RcConnection.Receives receives;
     private final RcConnection.Sends replies;
     private final Map<Integer, RcConnection> byQpNum = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
 
     /**
      * @param name            the activation's SRQ name, for messages
@@ -89,7 +90,8 @@ public final class Links {
      * @param qpNum   the local QP of the message (its work completion's qp_num)
      * @param message the bytes, at most replyBufferSize
      * @param immData immediate data, or null
-     * @throws VerbsException ENOTCONN when that connection is gone; else as {@link RcConnection#send}
+     * @throws VerbsException ENOTCONN when that connection is gone or deactivation is disconnecting it;
+     *                        else as {@link RcConnection#send}
      */
     void reply(int qpNum, ByteBuffer message, Integer immData) throws VerbsException {
         RcConnection link = byQpNum.get(qpNum);
@@ -97,7 +99,38 @@ public final class Links {
             throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "activation " + name + ": QP " + qpNum
                     + " is no longer connected");
         }
-        link.send(message, immData);
+        try {
+            link.send(message, immData);
+        } catch (VerbsException e) {
+            if (stopping && !e.is(Errno.ENOTCONN)) {
+                // its QP was moved to ERROR by deactivation: the send was flushed, the connection is going
+                throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "activation " + name + ": QP " + qpNum
+                        + " is being disconnected by deactivation (" + e.getMessage() + ")");
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Deactivation's first step: moves every connection's QP to ERROR (ibv_modify_qp(3)
+     * IBV_QPS_ERR), so no further message is acknowledged to a sender, while the completions already
+     * in the CQ stay to be drained (driver note 18). The connections stay open until
+     * {@link #closeAll}. Quietly: a QP that cannot be moved is closed at once.
+     *
+     * @return the connections whose QP could not be moved to ERROR (closed instead)
+     */
+    int stopArrivals() {
+        stopping = true;
+        int failed = 0;
+        for (RcConnection link : List.copyOf(byQpNum.values())) {
+            try {
+                link.qp().moveToError();
+            } catch (VerbsException | RuntimeException e) {
+                failed++;
+                drop(link.qpNum());
+            }
+        }
+        return failed;
     }
 
     /** Closes every connection, quietly (deactivation). */

@@ -37,6 +37,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private String cqSize = "";
     private String pollMode = "adaptive";
     private String maxConcurrency = "8";
+    private String drainTimeout = "5000";
     private String listenAddress = "0.0.0.0";
     private String listenPort = "7471";
     private String initialFill = "";
@@ -74,8 +75,11 @@ public class SrqActivationSpec implements ActivationSpec {
         int count = CHECK.integer("connectCount", connectCount, 1, 1024, "connections kept to connectTo");
         int reconnect = CHECK.integer("reconnectInterval", reconnectInterval, 100, 3_600_000,
                 "milliseconds before a failed or lost connection is tried again");
+        int drain = CHECK.integer("drainTimeout", drainTimeout, 0, 600_000,
+                "milliseconds deactivation delivers what the CQ holds before counting the rest undelivered");
         return new InboundConfig(selection, srqName == null ? "" : srqName.trim(), srq, buffer, cq, mode, concurrency,
-                new InetSocketAddress(listen, port), fill, replenish, reply, remote, count, Duration.ofMillis(reconnect));
+                new InetSocketAddress(listen, port), fill, replenish, reply, remote, count, Duration.ofMillis(reconnect),
+                Duration.ofMillis(drain));
     }
 
     /**
@@ -249,6 +253,20 @@ public class SrqActivationSpec implements ActivationSpec {
     /** @param pollMode busy | event | adaptive */
     public void setPollMode(String pollMode) {
         this.pollMode = pollMode;
+    }
+
+    /** @return drainTimeout text */
+    public String getDrainTimeout() {
+        return drainTimeout;
+    }
+
+    /**
+     * @param drainTimeout milliseconds, 0..600000 (default 5000): at deactivation, after the QPs
+     *                     stopped acknowledging, how long what the CQ holds is still delivered; the
+     *                     rest is counted undelivered and logged (SRQRA0300)
+     */
+    public void setDrainTimeout(String drainTimeout) {
+        this.drainTimeout = drainTimeout;
     }
 
     /** @return maxConcurrency text */

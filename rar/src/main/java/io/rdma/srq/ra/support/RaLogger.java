@@ -38,4 +38,44 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 3, value = "destroying %s at adapter stop failed")
     void destroyAtStopFailed(@Cause Throwable cause, Object managedConnection);
+
+    // ---- inbound delivery (300-399) ----
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 300, value = "activation %s: %d message(s) acknowledged to their senders were not delivered: the "
+            + "drain timeout of %d ms passed at deactivation (counted as undelivered in the statistics)")
+    void undeliveredAtDeactivation(String activation, long undelivered, long drainTimeoutMs);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 301, value = "activation %s: deliveries still running %d ms after the drain; the endpoints and "
+            + "native objects are freed when they return")
+    void deliveriesOutliveDeactivation(String activation, long boundMs);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 302, value = "activation %s: %d connection(s) could not be moved to ERROR at deactivation and were "
+            + "closed at once")
+    void stopArrivalsFailed(String activation, int connections);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 303, value = "activation %s on %s listening at %s%s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, "
+            + "limit %d")
+    void activationStarted(String activation, String device, Object listenAddress, String connectTo, int srqMaxWr,
+                           int buffers, int bufferSize, int fill, int srqLimit);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 304, value = "activation %s stopped: %s")
+    void activationStopped(String activation, Object statistics);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 305, value = "activation %s: %d SrqLimitReached events already wait for a slow observer; the "
+            + "oldest is dropped")
+    void observerEventDropped(String activation, int waiting);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 306, value = "activation %s: the WorkManager refused the Work for SrqLimitReached observers")
+    void observerWorkRejected(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 307, value = "activation %s: an SrqLimitReached observer failed")
+    void observerFailed(@Cause Throwable cause, String activation);
 }

@@ -208,7 +208,8 @@ class InboundDeliveryTest {
 
     @Test
     void anEndpointStillRunningAtTheBoundKeepsItsBufferUntilItReturns() throws Exception {
-        SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1"));
+        SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1",
+                "drainTimeout", "100"));
         java.util.concurrent.CountDownLatch inCall = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
         List<Long> readAfterStop = new CopyOnWriteArrayList<>();
@@ -227,7 +228,8 @@ class InboundDeliveryTest {
         assertTrue(inCall.await(10, java.util.concurrent.TimeUnit.SECONDS));
         long start = System.nanoTime();
         a.stop(Duration.ofMillis(300));
-        assertTrue(System.nanoTime() - start < Duration.ofSeconds(2).toNanos(), "deactivation returned at its bound");
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(2).toNanos(),
+                "deactivation returned at its drain timeout and bound");
         assertTrue(!a.freed(), "the device context and the slab stay while the endpoint runs");
         assertEquals(0, endpoints.released.get(), "its endpoint is not released under it");
         resume.countDown();
