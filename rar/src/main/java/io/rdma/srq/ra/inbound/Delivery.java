@@ -5,21 +5,27 @@ import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.api.WcStatus;
 import io.rdma.srq.verbs.WorkCompletionArray;
+import io.rdma.srq.api.SrqDeadLetter;
+import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.work.Work;
+import jakarta.transaction.RollbackException;
 import org.jboss.logging.Logger;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
  * A batch of received messages (one poll of the CQ, up to its capacity) on its way to ONE endpoint:
  * copies of the work completions' fields (never the reusable WC array itself, driver note 14), delivered
- * one by one, each with beforeDelivery / onReceive / afterDelivery strictly paired. One Work and one
+ * one by one, each with beforeDelivery / onReceive / afterDelivery strictly paired. A failed attempt
+ * (see {@link DeliveryRules}) is repeated at once, on the same buffer, until maxDeliveryAttempts;
+ * then the message is dead-lettered and the batch goes on with the next. One Work and one
  * endpoint per batch, not per message, is what keeps the container's hand-off off the per-message
  * cost. The batch then goes back to the poller, which reposts its buffers and reuses the object.
  *
@@ -55,9 +61,15 @@ final class Delivery implements Work {
     private final int[] immData;
     private final int[] srcQp;
     private final int[] qpNum;
+    private final long[] connectionId;
+    private final DeliveryRules rules;
     private int count;
     private int failures;
     private int skipped;
+    private int redelivered;
+    private int deadLettered;
+    /** The current attempt's endpoint threw from before/afterDelivery: it is not reused. */
+    private boolean broken;
     private int current;
     private Arena views;
 
@@ -68,11 +80,13 @@ final class Delivery implements Work {
      * @param links     its connections (the replies)
      * @param ended     takes the batch back when its delivery ended (the poller)
      * @param abandoned true once deactivation's drain timeout passed: messages not yet begun are skipped
+     * @param rules     attempts per message, transaction watch, dead letters
      * @param capacity  messages per batch at most
      */
     Delivery(String name, EndpointPool endpoints, ReceiveBuffers buffers, Links links, Consumer<Delivery> ended,
-             BooleanSupplier abandoned, int capacity) {
+             BooleanSupplier abandoned, DeliveryRules rules, int capacity) {
         this.name = name;
+        this.rules = rules;
         this.endpoints = endpoints;
         this.buffers = buffers;
         this.links = links;
@@ -85,6 +99,7 @@ final class Delivery implements Work {
         this.immData = new int[capacity];
         this.srcQp = new int[capacity];
         this.qpNum = new int[capacity];
+        this.connectionId = new long[capacity];
     }
 
     /** Adds the successful completion {@code i} of {@code wcs}; its wr_id is the buffer index. */
@@ -97,6 +112,7 @@ final class Delivery implements Work {
         immData[k] = hasImm[k] ? wcs.immData(i) : 0;
         srcQp[k] = wcs.srcQp(i);
         qpNum[k] = wcs.qpNum(i);
+        connectionId[k] = links.connectionId(qpNum[k]);
     }
 
     int count() {
@@ -105,6 +121,16 @@ final class Delivery implements Work {
 
     int failures() {
         return failures;
+    }
+
+    /** @return delivery attempts after a failed one */
+    int redelivered() {
+        return redelivered;
+    }
+
+    /** @return messages whose every attempt failed (dead-lettered) */
+    int deadLettered() {
+        return deadLettered;
     }
 
     /** @return messages of the batch never begun: the drain timeout passed first */
@@ -121,6 +147,8 @@ final class Delivery implements Work {
         count = 0;
         failures = 0;
         skipped = 0;
+        redelivered = 0;
+        deadLettered = 0;
     }
 
     @Override
@@ -132,18 +160,34 @@ final class Delivery implements Work {
                     skipped = count - current;
                     break;
                 }
-                try {
-                    if (endpoint == null) {
-                        endpoint = endpoints.take();
+                for (int attempt = 1; ; attempt++) {
+                    Throwable failure;
+                    broken = false;
+                    try {
+                        if (endpoint == null) {
+                            endpoint = endpoints.take();
+                        }
+                        failure = attempt(endpoint, attempt);
+                    } catch (UnavailableException e) {
+                        failure = e;
                     }
-                    deliver(endpoint);
-                } catch (Exception e) {
+                    if (failure == null) {
+                        break;
+                    }
                     failures++;
-                    LOG.warnf(e, "%s: delivery of message %d failed", name, wrId[current]);
-                    if (endpoint != null) {
+                    LOG.debugf(failure, "%s: delivery attempt %d of a message of connection %d failed", name, attempt,
+                            connectionId[current]);
+                    if (broken && endpoint != null) {
                         endpoints.discard(endpoint);
                         endpoint = null;
                     }
+                    if (attempt >= rules.maxAttempts() || abandoned.getAsBoolean()) {
+                        deadLettered++;
+                        rules.deadLetter(new SrqDeadLetter(name, connectionId[current], copy(current), hasImm[current],
+                                immData[current], attempt, failure, Instant.now()));
+                        break;
+                    }
+                    redelivered++;
                 }
             }
         } finally {
@@ -158,19 +202,47 @@ final class Delivery implements Work {
         }
     }
 
-    private void deliver(MessageEndpoint endpoint) throws Exception {
-        endpoint.beforeDelivery(ON_RECEIVE);
-        Message m = new Message(current);
+    /**
+     * One attempt: beforeDelivery, the container transaction watched (if any), onReceive,
+     * afterDelivery, strictly paired.
+     *
+     * @return null on success; else why it failed (the listener's exception, a ResourceException of
+     *         before/afterDelivery — the endpoint is then {@link #broken} — or the rollback)
+     */
+    private Throwable attempt(MessageEndpoint endpoint, int attempt) {
         try {
+            endpoint.beforeDelivery(ON_RECEIVE);
+        } catch (Exception e) {
+            broken = true;
+            return e;
+        }
+        Throwable failure = null;
+        DeliveryRules.Outcome tx = null;
+        Message m = new Message(current, attempt);
+        try {
+            tx = rules.watch();
             ((SrqReceiveListener) endpoint).onReceive(m);
         } catch (RuntimeException | Error e) {
-            failures++;
-            LOG.warnf(e, "%s: onReceive of message %d from QP %d failed", name, wrId[current],
-                    qpNum[current]);
+            failure = e;
         } finally {
             m.live = false;
-            endpoint.afterDelivery();
         }
+        try {
+            endpoint.afterDelivery();
+        } catch (Exception e) {
+            broken = true;
+            if (failure == null) {
+                failure = e;
+            }
+        }
+        if (failure == null && tx != null && tx.rolledBack()) {
+            failure = new RollbackException("the container transaction of the delivery rolled back");
+        }
+        return failure;
+    }
+
+    private byte[] copy(int k) {
+        return buffers.buffer(buffer[k], byteLen[k]).toArray(ValueLayout.JAVA_BYTE);
     }
 
     @Override
@@ -188,11 +260,25 @@ final class Delivery implements Work {
     /** One message of the batch, as its endpoint sees it; dead once its call returned. */
     private final class Message implements ReceiveCompletion {
         private final int k;
+        private final int attempt;
         private volatile boolean live = true;
         private ByteBuffer view;
 
-        private Message(int k) {
+        private Message(int k, int attempt) {
             this.k = k;
+            this.attempt = attempt;
+        }
+
+        @Override
+        public long connectionId() {
+            checkLive();
+            return connectionId[k];
+        }
+
+        @Override
+        public int deliveryAttempt() {
+            checkLive();
+            return attempt;
         }
 
         private void checkLive() {
@@ -255,25 +341,25 @@ final class Delivery implements Work {
         @Override
         public byte[] copyPayload() {
             checkLive();
-            return buffers.buffer(buffer[k], byteLen[k]).toArray(ValueLayout.JAVA_BYTE);
+            return copy(k);
         }
 
         @Override
         public void reply(ByteBuffer message) throws VerbsException {
             checkLive();
-            links.reply(qpNum[k], message, hasImm[k] ? immData[k] : null);
+            links.reply(qpNum[k], connectionId[k], message, hasImm[k] ? immData[k] : null);
         }
 
         @Override
         public void reply(ByteBuffer message, int imm) throws VerbsException {
             checkLive();
-            links.reply(qpNum[k], message, imm);
+            links.reply(qpNum[k], connectionId[k], message, imm);
         }
 
         @Override
         public String toString() {
             return "ReceiveCompletion[wr_id=" + wrId[k] + ", byte_len=" + byteLen[k] + ", src_qp=" + srcQp[k]
-                    + ", qp_num=" + qpNum[k] + (hasImm[k] ? ", imm_data=" + immData[k] : "") + (live ? "" : ", ended")
+                    + ", qp_num=" + qpNum[k] + ", connection=" + connectionId[k] + ", attempt=" + attempt + (hasImm[k] ? ", imm_data=" + immData[k] : "") + (live ? "" : ", ended")
                     + "]";
         }
     }

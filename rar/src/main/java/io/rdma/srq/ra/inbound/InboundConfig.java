@@ -33,11 +33,13 @@ import java.time.Duration;
  * @param reconnectInterval pause before a failed or lost connection is tried again
  * @param drainTimeout      how long deactivation delivers what the CQ holds before counting the rest
  *                          undelivered, 0..10 min
+ * @param maxDeliveryAttempts delivery attempts per message, 1..1000 (1: no redelivery)
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,
                             Replenish replenish, int replyBufferSize, InetSocketAddress connectTo, int connectCount,
-                            Duration reconnectInterval, Duration drainTimeout) {
+                            Duration reconnectInterval, Duration drainTimeout,
+                            int maxDeliveryAttempts) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

@@ -15,13 +15,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The connections of one activation, accepted or opened by it, by the qp_num of their QP: each an
  * {@link RcConnection} whose receives come from the activation's SRQ (completing on its CQ), with a
  * send ring of {@value RcConnection#SEND_DEPTH} × replyBufferSize bytes registered on its first
  * reply, so connections that never reply register no send memory. A reply finds its connection here
- * by the message's qp_num. Thread-safe.
+ * by the message's qp_num and connection id. Each connection gets an id never reused within the JVM
+ * (a QP number is reused by the device once its QP is destroyed), which names it to applications
+ * ({@code ReceiveCompletion.connectionId}, dead letters). Thread-safe.
  */
 public final class Links {
     static final String REPLY_BUFFER_SIZE = "the activation's replyBufferSize";
@@ -30,7 +33,10 @@ public final class Links {
     private final ProtectionDomain pd;
     private final RcConnection.Receives receives;
     private final RcConnection.Sends replies;
+    /** Connection ids, never reused within the JVM (QP numbers are). */
+    private static final AtomicLong NEXT_ID = new AtomicLong();
     private final Map<Integer, RcConnection> byQpNum = new ConcurrentHashMap<>();
+    private final Map<Integer, Long> idByQpNum = new ConcurrentHashMap<>();
     private volatile boolean stopping;
 
     /**
@@ -71,8 +77,18 @@ public final class Links {
     }
 
     private RcConnection add(RcConnection link) {
+        idByQpNum.put(link.qpNum(), NEXT_ID.incrementAndGet());
         byQpNum.put(link.qpNum(), link);
         return link;
+    }
+
+    /**
+     * @param qpNum the local QP of a message (its work completion's qp_num)
+     * @return the id of the connection on that QP now, never reused; 0 when there is none
+     */
+    long connectionId(int qpNum) {
+        Long id = idByQpNum.get(qpNum);
+        return id == null ? 0 : id;
     }
 
     /**
@@ -81,21 +97,23 @@ public final class Links {
      * @param qpNum the connection's qp_num; unknown ones are ignored
      */
     void drop(int qpNum) {
+        idByQpNum.remove(qpNum);
         Teardown.quietly(byQpNum.remove(qpNum));
     }
 
     /**
      * Sends a reply on the connection a message arrived on.
      *
-     * @param qpNum   the local QP of the message (its work completion's qp_num)
-     * @param message the bytes, at most replyBufferSize
-     * @param immData immediate data, or null
+     * @param qpNum        the local QP of the message (its work completion's qp_num)
+     * @param connectionId the message's connection id: a later connection on a reused QP number is not it
+     * @param message      the bytes, at most replyBufferSize
+     * @param immData      immediate data, or null
      * @throws VerbsException ENOTCONN when that connection is gone or deactivation is disconnecting it;
      *                        else as {@link RcConnection#send}
      */
-    void reply(int qpNum, ByteBuffer message, Integer immData) throws VerbsException {
+    void reply(int qpNum, long connectionId, ByteBuffer message, Integer immData) throws VerbsException {
         RcConnection link = byQpNum.get(qpNum);
-        if (link == null) {
+        if (link == null || connectionId(qpNum) != connectionId) {
             throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "activation " + name + ": QP " + qpNum
                     + " is no longer connected");
         }
@@ -139,6 +157,7 @@ public final class Links {
             Teardown.quietly(link);
         }
         byQpNum.clear();
+        idByQpNum.clear();
     }
 
     /** @return connections now */

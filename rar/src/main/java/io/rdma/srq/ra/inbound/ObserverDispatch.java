@@ -24,7 +24,7 @@ final class ObserverDispatch {
 
     private final String name;
     private final WorkManager workManager;
-    private final LimitEventSink sink;
+    private final EventSink sink;
     private final ClassLoader applicationLoader;
     private final ArrayDeque<SrqLimitReached> waiting = new ArrayDeque<>();
     private final LongAdder dropped = new LongAdder();
@@ -37,7 +37,7 @@ final class ObserverDispatch {
      * @param sink              fires to the observers (CDI in a container)
      * @param applicationLoader thread context class loader while observers run
      */
-    ObserverDispatch(String name, WorkManager workManager, LimitEventSink sink, ClassLoader applicationLoader) {
+    ObserverDispatch(String name, WorkManager workManager, EventSink sink, ClassLoader applicationLoader) {
         this.name = name;
         this.workManager = workManager;
         this.sink = sink;

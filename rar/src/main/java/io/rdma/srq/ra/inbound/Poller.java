@@ -5,6 +5,7 @@ import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.ReceiveWorkRequests;
 import io.rdma.srq.verbs.WorkCompletionArray;
+import io.rdma.srq.ra.support.RaLogger;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
@@ -61,6 +62,9 @@ public final class Poller extends LongRunningWork {
     private final LongAdder delivered = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private final LongAdder undelivered = new LongAdder();
+    private final LongAdder redelivered = new LongAdder();
+    private final LongAdder deadLettered = new LongAdder();
+    private final DeliveryRules rules;
     private final AtomicReference<Runnable> whenIdle = new AtomicReference<>();
     private volatile boolean draining;
     private volatile long drainDeadline;
@@ -76,10 +80,12 @@ public final class Poller extends LongRunningWork {
      * @param links       the activation's connections, for replies
      * @param factory     makes the endpoints (at most maxConcurrency, reused)
      * @param workManager runs the delivery batches
+     * @param rules       redelivery, the transaction watch and dead letters
      * @throws NullPointerException without a channel for pollMode event or adaptive
      */
     public Poller(String name, InboundConfig config, CompletionQueue cq, CompletionChannel channel,
-                  ReceiveBuffers buffers, Links links, MessageEndpointFactory factory, WorkManager workManager) {
+                  ReceiveBuffers buffers, Links links, MessageEndpointFactory factory, WorkManager workManager,
+                  DeliveryRules rules) {
         super("srq-poller-" + name);
         this.name = name;
         this.cq = cq;
@@ -88,6 +94,7 @@ public final class Poller extends LongRunningWork {
         this.links = links;
         this.endpoints = new EndpointPool(factory);
         this.workManager = workManager;
+        this.rules = rules;
         this.maxConcurrency = config.maxConcurrency();
         this.permits = new Semaphore(maxConcurrency);
     }
@@ -205,7 +212,7 @@ public final class Poller extends LongRunningWork {
             }
             if (d == null) {
                 d = spare.isEmpty() ? new Delivery(name, endpoints, buffers, links, this::returned, () -> abandoned,
-                        BATCH) : spare.pop();
+                        rules, BATCH) : spare.pop();
             }
             d.add(wcs, i);
         }
@@ -216,7 +223,7 @@ public final class Poller extends LongRunningWork {
         try {
             workManager.scheduleWork(d);
         } catch (WorkException e) {
-            LOG.warnf(e, "activation %s: cannot schedule delivery; running it on the poller", name);
+            RaLogger.LOG.deliveryNotScheduled(e, name);
             d.run();
         }
     }
@@ -229,6 +236,8 @@ public final class Poller extends LongRunningWork {
         }
         if (batch.failures() > 0) {
             failures.add(batch.failures());
+            redelivered.add(batch.redelivered());
+            deadLettered.add(batch.deadLettered());
         }
         returned.offer(batch);
         permits.release();
@@ -310,6 +319,16 @@ public final class Poller extends LongRunningWork {
     /** @return successful receive completions never delivered: left when the drain timeout passed */
     long undelivered() {
         return undelivered.sum();
+    }
+
+    /** @return delivery attempts after a failed one */
+    long redelivered() {
+        return redelivered.sum();
+    }
+
+    /** @return messages whose every attempt failed */
+    long deadLettered() {
+        return deadLettered.sum();
     }
 
     /** @return deliveries that failed (onReceive, beforeDelivery or afterDelivery threw) */

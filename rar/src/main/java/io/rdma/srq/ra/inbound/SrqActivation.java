@@ -15,6 +15,7 @@ import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import io.rdma.srq.ra.support.RaLogger;
 
 import java.net.InetSocketAddress;
@@ -61,8 +62,8 @@ public final class SrqActivation {
     private final Duration drainTimeout;
     private volatile boolean freed;
 
-    private SrqActivation(WorkManager wm, LimitEventSink sink, MessageEndpointFactory factory, InboundConfig config,
-                          Context context) throws VerbsException {
+    private SrqActivation(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
+                          MessageEndpointFactory factory, InboundConfig config, Context context) throws VerbsException {
         this.factory = factory;
         this.context = context;
         this.drainTimeout = config.drainTimeout();
@@ -76,7 +77,8 @@ public final class SrqActivation {
         SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
         this.buffers = new ReceiveBuffers(pd, srq, config);
         this.links = new Links(name, pd, cq, srq, config.replyBufferSize());
-        this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm);
+        this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm,
+                new DeliveryRules(name, config.maxDeliveryAttempts(), tsr, sink, factory.getEndpointClass().getClassLoader()));
         try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(Poller.BATCH)) {
             buffers.topUp(wrs);
         }
@@ -96,22 +98,24 @@ public final class SrqActivation {
      * connector.
      *
      * @param wm      the container's work manager
-     * @param sink    where limit events go
+     * @param sink    where limit events and dead letters go
+     * @param tsr     the container's transaction synchronization registry, to learn that a delivery's
+     *                transaction rolled back; null without one
      * @param factory the endpoint factory
      * @param config  the checked configuration
      * @return the running activation
      * @throws ResourceException naming the bad property (a device limit), or the verbs error with its
      *                           errno; nothing is left open
      */
-    public static SrqActivation start(WorkManager wm, LimitEventSink sink, MessageEndpointFactory factory,
-                                      InboundConfig config) throws ResourceException {
-        SrqActivation a = open(wm, sink, factory, config);
+    public static SrqActivation start(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
+                                      MessageEndpointFactory factory, InboundConfig config) throws ResourceException {
+        SrqActivation a = open(wm, sink, tsr, factory, config);
         a.startWorks(wm);
         return a;
     }
 
-    private static SrqActivation open(WorkManager wm, LimitEventSink sink, MessageEndpointFactory factory,
-                                      InboundConfig config) throws ResourceException {
+    private static SrqActivation open(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
+                                      MessageEndpointFactory factory, InboundConfig config) throws ResourceException {
         Context context;
         try {
             context = config.device().open();
@@ -121,7 +125,7 @@ public final class SrqActivation {
         }
         try {
             config.checkAgainst(SrqActivationSpec.check(), context.queryDevice());
-            return new SrqActivation(wm, sink, factory, config, context);
+            return new SrqActivation(wm, sink, tsr, factory, config, context);
         } catch (ResourceException e) {
             throw Teardown.rollback(e, context);
         } catch (VerbsException | RuntimeException | OutOfMemoryError e) {
@@ -240,7 +244,7 @@ public final class SrqActivation {
     /** @return the counters now */
     public ActivationStatistics statistics() {
         return new ActivationStatistics(name, device, buffers.posted(), poller.completed(), poller.delivered(),
-                poller.undelivered(), poller.failures(), poller.errors(), control.limitEvents(), buffers.outstanding(), buffers.fill(),
+                poller.undelivered(), poller.failures(), poller.redelivered(), poller.deadLettered(), poller.errors(), control.limitEvents(), buffers.outstanding(), buffers.fill(),
                 links.size());
     }
 }

@@ -38,6 +38,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private String pollMode = "adaptive";
     private String maxConcurrency = "8";
     private String drainTimeout = "5000";
+    private String maxDeliveryAttempts = "1";
     private String listenAddress = "0.0.0.0";
     private String listenPort = "7471";
     private String initialFill = "";
@@ -79,7 +80,8 @@ public class SrqActivationSpec implements ActivationSpec {
                 "milliseconds deactivation delivers what the CQ holds before counting the rest undelivered");
         return new InboundConfig(selection, srqName == null ? "" : srqName.trim(), srq, buffer, cq, mode, concurrency,
                 new InetSocketAddress(listen, port), fill, replenish, reply, remote, count, Duration.ofMillis(reconnect),
-                Duration.ofMillis(drain));
+                Duration.ofMillis(drain), CHECK.integer("maxDeliveryAttempts", maxDeliveryAttempts, 1, 1000,
+                        "delivery attempts per message (1: a failed delivery is not repeated)"));
     }
 
     /**
@@ -253,6 +255,21 @@ public class SrqActivationSpec implements ActivationSpec {
     /** @param pollMode busy | event | adaptive */
     public void setPollMode(String pollMode) {
         this.pollMode = pollMode;
+    }
+
+    /** @return maxDeliveryAttempts text */
+    public String getMaxDeliveryAttempts() {
+        return maxDeliveryAttempts;
+    }
+
+    /**
+     * @param maxDeliveryAttempts 1..1000 (default 1): attempts per message; a failed attempt (an
+     *                            exception out of the listener or before/afterDelivery, a rolled-back
+     *                            container transaction) is repeated at once until they run out, then
+     *                            SrqDeadLetter is fired
+     */
+    public void setMaxDeliveryAttempts(String maxDeliveryAttempts) {
+        this.maxDeliveryAttempts = maxDeliveryAttempts;
     }
 
     /** @return drainTimeout text */

@@ -78,4 +78,17 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 307, value = "activation %s: an SrqLimitReached observer failed")
     void observerFailed(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 308, value = "activation %s: a message of connection %d failed all %d delivery attempt(s); "
+            + "SrqDeadLetter fired")
+    void deadLettered(@Cause Throwable lastFailure, String activation, long connectionId, int attempts);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 309, value = "activation %s: an SrqDeadLetter observer failed")
+    void deadLetterObserverFailed(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 310, value = "activation %s: cannot schedule a delivery; running it on the poller")
+    void deliveryNotScheduled(@Cause Throwable cause, String activation);
 }

@@ -153,7 +153,7 @@ class DeactivationDrainTest {
         CountDownLatch observerEntered = new CountDownLatch(1);
         CountDownLatch releaseObserver = new CountDownLatch(1);
         List<Thread> observerThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
-        ra.setLimitEventSink((event, loader) -> {
+        ra.setEventSink((event, loader) -> {
             observerThreads.add(Thread.currentThread());
             observerEntered.countDown();
             try {

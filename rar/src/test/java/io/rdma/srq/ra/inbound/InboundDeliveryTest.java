@@ -45,9 +45,11 @@ class InboundDeliveryTest {
     void start() throws Exception {
         liveBefore = SoftProvider.liveObjects();
         ra.start(bootstrap);
-        ra.setLimitEventSink((event, loader) -> {
-            limitEvents.add(event);
-            limitEventLoaders.add(loader);
+        ra.setEventSink((event, loader) -> {
+            if (event instanceof SrqLimitReached limit) {
+                limitEvents.add(limit);
+                limitEventLoaders.add(loader);
+            }
         });
     }
 

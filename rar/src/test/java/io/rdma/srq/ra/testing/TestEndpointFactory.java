@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  */
 public final class TestEndpointFactory implements MessageEndpointFactory {
     /** One received message, copied during the call. */
-    public record Received(long wrId, int byteLen, byte[] payload, boolean hasImm, int immData, int srcQp, int qpNum) {
+    public record Received(long wrId, int byteLen, byte[] payload, boolean hasImm, int immData, int srcQp, int qpNum,
+                           long connectionId, int attempt) {
     }
 
     /** Messages in arrival order. */
@@ -40,6 +41,15 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
     private volatile boolean recordPayloads = true;
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile Consumer<ReceiveCompletion> behaviour = c -> { };
+    private volatile TestTransactions transactions;
+
+    /**
+     * @param t deliveries are transacted (CMT REQUIRED): beforeDelivery begins a transaction of
+     *          {@code t}, afterDelivery ends it; null: not transacted
+     */
+    public void transacted(TestTransactions t) {
+        this.transactions = t;
+    }
 
     /** @param record whether to keep a copy of every message (off for large runs; sequences are kept) */
     public void recordPayloads(boolean record) {
@@ -79,7 +89,7 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public boolean isDeliveryTransacted(Method method) {
-        return false;
+        return transactions != null;
     }
 
     @Override
@@ -102,6 +112,10 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
                 violations.add("beforeDelivery in state " + state);
             }
             state = "before";
+            TestTransactions t = transactions;
+            if (t != null) {
+                t.begin();
+            }
         }
 
         @Override
@@ -118,7 +132,7 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
                 }
                 if (recordPayloads) {
                     received.add(new Received(c.wrId(), c.byteLen(), c.copyPayload(), c.hasImmData(), c.immData(),
-                            c.srcQp(), c.qpNum()));
+                            c.srcQp(), c.qpNum(), c.connectionId(), c.deliveryAttempt()));
                 }
                 if (!gate.await(30, TimeUnit.SECONDS)) {
                     violations.add("gate never opened");
@@ -126,6 +140,12 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
                 behaviour.accept(c);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                TestTransactions t = transactions;
+                if (t != null) {
+                    t.setRollbackOnly(); // a system exception rolls the CMT transaction back
+                }
+                throw e;
             } finally {
                 concurrent.decrementAndGet();
                 state = "delivered";
@@ -138,6 +158,10 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
                 violations.add("afterDelivery in state " + state);
             }
             state = "idle";
+            TestTransactions t = transactions;
+            if (t != null) {
+                t.end();
+            }
         }
 
         @Override
