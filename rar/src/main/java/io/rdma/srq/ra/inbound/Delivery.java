@@ -5,8 +5,9 @@ import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.api.WcStatus;
 import io.rdma.srq.verbs.WorkCompletionArray;
+import io.rdma.srq.api.SrqBatchFailure;
+import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.SrqDeadLetter;
-import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.work.Work;
 import jakarta.transaction.RollbackException;
@@ -17,6 +18,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -39,10 +41,12 @@ import java.util.function.Consumer;
 final class Delivery implements Work {
     private static final Logger LOG = Logger.getLogger(Delivery.class);
     static final Method ON_RECEIVE;
+    static final Method ON_BATCH;
 
     static {
         try {
             ON_RECEIVE = SrqReceiveListener.class.getMethod("onReceive", ReceiveCompletion.class);
+            ON_BATCH = SrqBatchListener.class.getMethod("onReceive", List.class);
         } catch (NoSuchMethodException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -63,14 +67,15 @@ final class Delivery implements Work {
     private final int[] qpNum;
     private final long[] connectionId;
     private final DeliveryRules rules;
+    private final boolean batchListener;
+    private final int batchSize;
     private int count;
     private int failures;
     private int skipped;
     private int redelivered;
     private int deadLettered;
-    /** The current attempt's endpoint threw from before/afterDelivery: it is not reused. */
-    private boolean broken;
-    private int current;
+    /** The endpoint of this run, taken on its first attempt. */
+    private MessageEndpoint endpoint;
     private Arena views;
 
     /**
@@ -87,6 +92,8 @@ final class Delivery implements Work {
              BooleanSupplier abandoned, DeliveryRules rules, int capacity) {
         this.name = name;
         this.rules = rules;
+        this.batchListener = rules.batchListener();
+        this.batchSize = batchListener ? rules.maxBatchSize() : 1;
         this.endpoints = endpoints;
         this.buffers = buffers;
         this.links = links;
@@ -153,42 +160,14 @@ final class Delivery implements Work {
 
     @Override
     public void run() {
-        MessageEndpoint endpoint = null;
         try {
-            for (current = 0; current < count; current++) {
+            int k = 0;
+            while (k < count) {
                 if (abandoned.getAsBoolean()) {
-                    skipped = count - current;
+                    skipped = count - k;
                     break;
                 }
-                for (int attempt = 1; ; attempt++) {
-                    Throwable failure;
-                    broken = false;
-                    try {
-                        if (endpoint == null) {
-                            endpoint = endpoints.take();
-                        }
-                        failure = attempt(endpoint, attempt);
-                    } catch (UnavailableException e) {
-                        failure = e;
-                    }
-                    if (failure == null) {
-                        break;
-                    }
-                    failures++;
-                    LOG.debugf(failure, "%s: delivery attempt %d of a message of connection %d failed", name, attempt,
-                            connectionId[current]);
-                    if (broken && endpoint != null) {
-                        endpoints.discard(endpoint);
-                        endpoint = null;
-                    }
-                    if (attempt >= rules.maxAttempts() || abandoned.getAsBoolean()) {
-                        deadLettered++;
-                        rules.deadLetter(new SrqDeadLetter(name, connectionId[current], copy(current), hasImm[current],
-                                immData[current], attempt, failure, Instant.now()));
-                        break;
-                    }
-                    redelivered++;
-                }
+                k = batchSize > 1 ? deliverBatch(k, Math.min(count, k + batchSize)) : deliverAlone(k, 1, null);
             }
         } finally {
             if (views != null) {
@@ -203,34 +182,98 @@ final class Delivery implements Work {
     }
 
     /**
-     * One attempt: beforeDelivery, the container transaction watched (if any), onReceive,
-     * afterDelivery, strictly paired.
+     * Messages {@code from..to-1} in one batch call; on failure as {@link SrqBatchListener} says: an
+     * {@link SrqBatchFailure} index splits the batch, any other failure retries it one by one.
+     *
+     * @return the next message to deliver
+     */
+    private int deliverBatch(int from, int to) {
+        Throwable failure = attempt(from, to, 1);
+        if (failure == null) {
+            return to;
+        }
+        failures++;
+        if (failure instanceof SrqBatchFailure f && f.index() >= 0 && f.index() < to - from) {
+            int bad = from + f.index();
+            return deliverAlone(bad, 2, f.getCause() == null ? f : f.getCause());
+        }
+        LOG.debugf(failure, "%s: a batch of %d failed; delivering it one message at a time", name, to - from);
+        for (int k = from; k < to; k++) {
+            deliverAlone(k, 1, null);
+        }
+        return to;
+    }
+
+    /**
+     * Message {@code k} alone, attempts {@code first..maxDeliveryAttempts}, then dead-lettered.
+     *
+     * @param first   the first attempt's number (2 after a batch call that reported it failed)
+     * @param failure that earlier attempt's failure, or null
+     * @return the next message to deliver
+     */
+    private int deliverAlone(int k, int first, Throwable failure) {
+        for (int attempt = first; ; attempt++) {
+            if (attempt > rules.maxAttempts() || (failure != null && abandoned.getAsBoolean())) {
+                deadLettered++;
+                rules.deadLetter(new SrqDeadLetter(name, connectionId[k], copy(k), hasImm[k], immData[k], attempt - 1,
+                        failure, Instant.now()));
+                return k + 1;
+            }
+            if (attempt > 1) {
+                redelivered++;
+            }
+            failure = attempt(k, k + 1, attempt);
+            if (failure == null) {
+                return k + 1;
+            }
+            failures++;
+            LOG.debugf(failure, "%s: delivery attempt %d of a message of connection %d failed", name, attempt,
+                    connectionId[k]);
+        }
+    }
+
+    /**
+     * One attempt of messages {@code from..to-1}: beforeDelivery, the container transaction watched
+     * (if any), one onReceive (of the batch listener, or of the message listener for one message),
+     * afterDelivery, strictly paired. An endpoint that threw from before/afterDelivery is discarded.
      *
      * @return null on success; else why it failed (the listener's exception, a ResourceException of
-     *         before/afterDelivery — the endpoint is then {@link #broken} — or the rollback)
+     *         the endpoint, or the rollback)
      */
-    private Throwable attempt(MessageEndpoint endpoint, int attempt) {
+    private Throwable attempt(int from, int to, int attempt) {
         try {
-            endpoint.beforeDelivery(ON_RECEIVE);
+            if (endpoint == null) {
+                endpoint = endpoints.take();
+            }
+            endpoint.beforeDelivery(batchListener ? ON_BATCH : ON_RECEIVE);
         } catch (Exception e) {
-            broken = true;
+            discard();
             return e;
         }
         Throwable failure = null;
         DeliveryRules.Outcome tx = null;
-        Message m = new Message(current, attempt);
+        Message[] ms = new Message[to - from];
+        for (int k = from; k < to; k++) {
+            ms[k - from] = new Message(k, attempt);
+        }
         try {
             tx = rules.watch();
-            ((SrqReceiveListener) endpoint).onReceive(m);
+            if (batchListener) {
+                ((SrqBatchListener) endpoint).onReceive(List.of(ms));
+            } else {
+                ((SrqReceiveListener) endpoint).onReceive(ms[0]);
+            }
         } catch (RuntimeException | Error e) {
             failure = e;
         } finally {
-            m.live = false;
+            for (Message m : ms) {
+                m.live = false;
+            }
         }
         try {
             endpoint.afterDelivery();
         } catch (Exception e) {
-            broken = true;
+            discard();
             if (failure == null) {
                 failure = e;
             }
@@ -239,6 +282,13 @@ final class Delivery implements Work {
             failure = new RollbackException("the container transaction of the delivery rolled back");
         }
         return failure;
+    }
+
+    private void discard() {
+        if (endpoint != null) {
+            endpoints.discard(endpoint);
+            endpoint = null;
+        }
     }
 
     private byte[] copy(int k) {
@@ -283,7 +333,7 @@ final class Delivery implements Work {
 
         private void checkLive() {
             if (!live) {
-                throw new IllegalStateException("the receive completion is valid only during onReceive");
+                throw new IllegalStateException("the receive completion is valid only during its onReceive call");
             }
         }
 

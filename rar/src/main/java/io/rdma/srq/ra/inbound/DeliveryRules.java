@@ -27,9 +27,11 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
  * @param tsr         the container's registry, or null without one (no transaction is watched)
  * @param sink        where dead letters go
  * @param loader      the application's class loader, the context class loader of their observers
+ * @param batchListener whether the endpoints implement {@link io.rdma.srq.api.SrqBatchListener}
+ * @param maxBatchSize  messages per batch call, 1..{@value Poller#BATCH}
  */
 public record DeliveryRules(String name, int maxAttempts, TransactionSynchronizationRegistry tsr, EventSink sink,
-                     ClassLoader loader) {
+                            ClassLoader loader, boolean batchListener, int maxBatchSize) {
 
     /**
      * Watches the transaction the container began on this thread in beforeDelivery, if any.

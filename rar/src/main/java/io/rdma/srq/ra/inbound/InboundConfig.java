@@ -34,12 +34,13 @@ import java.time.Duration;
  * @param drainTimeout      how long deactivation delivers what the CQ holds before counting the rest
  *                          undelivered, 0..10 min
  * @param maxDeliveryAttempts delivery attempts per message, 1..1000 (1: no redelivery)
+ * @param maxBatchSize      messages per call of a batch listener, 1..32
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,
                             Replenish replenish, int replyBufferSize, InetSocketAddress connectTo, int connectCount,
                             Duration reconnectInterval, Duration drainTimeout,
-                            int maxDeliveryAttempts) {
+                            int maxDeliveryAttempts, int maxBatchSize) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

@@ -2,6 +2,7 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.CmListener;
@@ -78,7 +79,8 @@ public final class SrqActivation {
         this.buffers = new ReceiveBuffers(pd, srq, config);
         this.links = new Links(name, pd, cq, srq, config.replyBufferSize());
         this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm,
-                new DeliveryRules(name, config.maxDeliveryAttempts(), tsr, sink, factory.getEndpointClass().getClassLoader()));
+                new DeliveryRules(name, config.maxDeliveryAttempts(), tsr, sink, factory.getEndpointClass().getClassLoader(),
+                        SrqBatchListener.class.isAssignableFrom(factory.getEndpointClass()), config.maxBatchSize()));
         try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(Poller.BATCH)) {
             buffers.topUp(wrs);
         }

@@ -39,6 +39,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private String maxConcurrency = "8";
     private String drainTimeout = "5000";
     private String maxDeliveryAttempts = "1";
+    private String maxBatchSize = "32";
     private String listenAddress = "0.0.0.0";
     private String listenPort = "7471";
     private String initialFill = "";
@@ -81,7 +82,9 @@ public class SrqActivationSpec implements ActivationSpec {
         return new InboundConfig(selection, srqName == null ? "" : srqName.trim(), srq, buffer, cq, mode, concurrency,
                 new InetSocketAddress(listen, port), fill, replenish, reply, remote, count, Duration.ofMillis(reconnect),
                 Duration.ofMillis(drain), CHECK.integer("maxDeliveryAttempts", maxDeliveryAttempts, 1, 1000,
-                        "delivery attempts per message (1: a failed delivery is not repeated)"));
+                        "delivery attempts per message (1: a failed delivery is not repeated)"),
+                CHECK.integer("maxBatchSize", maxBatchSize, 1, Poller.BATCH,
+                        "messages per call of an SrqBatchListener (at most one poll of the CQ)"));
     }
 
     /**
@@ -255,6 +258,19 @@ public class SrqActivationSpec implements ActivationSpec {
     /** @param pollMode busy | event | adaptive */
     public void setPollMode(String pollMode) {
         this.pollMode = pollMode;
+    }
+
+    /** @return maxBatchSize text */
+    public String getMaxBatchSize() {
+        return maxBatchSize;
+    }
+
+    /**
+     * @param maxBatchSize 1..32 (default 32): messages per call of an MDB implementing
+     *                     SrqBatchListener; ignored for SrqReceiveListener
+     */
+    public void setMaxBatchSize(String maxBatchSize) {
+        this.maxBatchSize = maxBatchSize;
     }
 
     /** @return maxDeliveryAttempts text */

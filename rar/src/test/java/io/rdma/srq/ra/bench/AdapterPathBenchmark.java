@@ -69,7 +69,8 @@ public class AdapterPathBenchmark extends SoftDeviceBenchmark {
         Links links = new Links("bench", pd, cq, srq, config.replyBufferSize());
         poller = new Poller("bench", config, cq, null, new ReceiveBuffers(pd, srq, config), links,
                 new NoOpEndpointFactory(false), wm,
-                new io.rdma.srq.ra.inbound.DeliveryRules("bench", 1, null, (event, loader) -> { }, null));
+                new io.rdma.srq.ra.inbound.DeliveryRules("bench", 1, null, (event, loader) -> { }, null,
+                        false, 1));
         QueuePair receiver = RcConnection.create(pd, RcConnection.Receives.fromSrq(cq, srq),
                 new RcConnection.Sends(config.replyBufferSize(), "replyBufferSize", false)).qp();
         sendCq = context.createCq(4 * BATCH, null);

@@ -42,6 +42,25 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile Consumer<ReceiveCompletion> behaviour = c -> { };
     private volatile TestTransactions transactions;
+    private final boolean batch;
+    private volatile Consumer<List<ReceiveCompletion>> batchBehaviour = b -> { };
+    /** Sizes of the batch calls, in order (batch endpoints only). */
+    public final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+
+    /** Endpoints implementing SrqReceiveListener. */
+    public TestEndpointFactory() {
+        this(false);
+    }
+
+    /** @param batch whether the endpoints implement SrqBatchListener (each message recorded as for single ones) */
+    public TestEndpointFactory(boolean batch) {
+        this.batch = batch;
+    }
+
+    /** @param b extra work done in a batch call after every message was recorded (e.g. throwing) */
+    public void batchBehaviour(Consumer<List<ReceiveCompletion>> b) {
+        this.batchBehaviour = b;
+    }
 
     /**
      * @param t deliveries are transacted (CMT REQUIRED): beforeDelivery begins a transaction of
@@ -79,7 +98,7 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
     @Override
     public MessageEndpoint createEndpoint(XAResource xa) throws UnavailableException {
         created.incrementAndGet();
-        return new Endpoint();
+        return batch ? new BatchEndpoint() : new Endpoint();
     }
 
     @Override
@@ -99,7 +118,42 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public Class<?> getEndpointClass() {
-        return Endpoint.class;
+        return batch ? BatchEndpoint.class : Endpoint.class;
+    }
+
+    /** A batch MDB stand-in: records each message of a call as {@link Endpoint} does, then the batch behaviour. */
+    public final class BatchEndpoint implements MessageEndpoint, io.rdma.srq.api.SrqBatchListener {
+        private final Endpoint single = new Endpoint();
+
+        @Override
+        public void beforeDelivery(Method method) {
+            if (!method.getDeclaringClass().equals(io.rdma.srq.api.SrqBatchListener.class)) {
+                violations.add("beforeDelivery of " + method + " on a batch endpoint");
+            }
+            single.beforeDelivery(method);
+        }
+
+        @Override
+        public void onReceive(List<ReceiveCompletion> batch) {
+            batchSizes.add(batch.size());
+            for (int i = 0; i < batch.size(); i++) {
+                if (i > 0) {
+                    single.state = "before";
+                }
+                single.onReceive(batch.get(i));
+            }
+            batchBehaviour.accept(batch);
+        }
+
+        @Override
+        public void afterDelivery() {
+            single.afterDelivery();
+        }
+
+        @Override
+        public void release() {
+            released.incrementAndGet();
+        }
     }
 
     /** The endpoint: an MDB instance stand-in. */
