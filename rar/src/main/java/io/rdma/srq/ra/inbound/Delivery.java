@@ -176,6 +176,7 @@ final class Delivery implements Work {
             }
             if (endpoint != null) {
                 endpoints.give(endpoint);
+                endpoint = null; // the batch object is reused; the endpoint is the pool's again
             }
             ended.accept(this);
         }
