@@ -45,12 +45,15 @@ public final class Links {
      * @param cq              the activation's CQ
      * @param srq             the activation's SRQ
      * @param replyBufferSize bytes per reply, ≥ 1
+     * @param replyTimeout    the longest a reply waits for room in its connection's send ring (a peer
+     *                        that never reads fills it): then ETIMEDOUT, the delivering thread is free
      */
-    public Links(String name, ProtectionDomain pd, CompletionQueue cq, SharedReceiveQueue srq, int replyBufferSize) {
+    public Links(String name, ProtectionDomain pd, CompletionQueue cq, SharedReceiveQueue srq, int replyBufferSize,
+                 Duration replyTimeout) {
         this.name = name;
         this.pd = pd;
         this.receives = RcConnection.Receives.fromSrq(cq, srq);
-        this.replies = new RcConnection.Sends(replyBufferSize, REPLY_BUFFER_SIZE, false);
+        this.replies = new RcConnection.Sends(replyBufferSize, REPLY_BUFFER_SIZE, false, replyTimeout);
     }
 
     /**

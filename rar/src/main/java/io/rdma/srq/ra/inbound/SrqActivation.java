@@ -77,7 +77,7 @@ public final class SrqActivation {
         // created with limit 0; the first top-up arms it after posting (driver note 4)
         SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
         this.buffers = new ReceiveBuffers(pd, srq, config);
-        this.links = new Links(name, pd, cq, srq, config.replyBufferSize());
+        this.links = new Links(name, pd, cq, srq, config.replyBufferSize(), config.replyTimeout());
         this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm,
                 new DeliveryRules(name, config.maxDeliveryAttempts(), tsr, sink, factory.getEndpointClass().getClassLoader(),
                         SrqBatchListener.class.isAssignableFrom(factory.getEndpointClass()), config.maxBatchSize()));

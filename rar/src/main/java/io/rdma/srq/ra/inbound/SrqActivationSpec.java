@@ -40,6 +40,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private String drainTimeout = "5000";
     private String maxDeliveryAttempts = "1";
     private String maxBatchSize = "32";
+    private String replyTimeout = "1000";
     private String listenAddress = "0.0.0.0";
     private String listenPort = "7471";
     private String initialFill = "";
@@ -84,7 +85,9 @@ public class SrqActivationSpec implements ActivationSpec {
                 Duration.ofMillis(drain), CHECK.integer("maxDeliveryAttempts", maxDeliveryAttempts, 1, 1000,
                         "delivery attempts per message (1: a failed delivery is not repeated)"),
                 CHECK.integer("maxBatchSize", maxBatchSize, 1, Poller.BATCH,
-                        "messages per call of an SrqBatchListener (at most one poll of the CQ)"));
+                        "messages per call of an SrqBatchListener (at most one poll of the CQ)"),
+                Duration.ofMillis(CHECK.integer("replyTimeout", replyTimeout, 0, 30_000,
+                        "milliseconds a reply waits for room in its connection's send ring, then ETIMEDOUT")));
     }
 
     /**
@@ -258,6 +261,20 @@ public class SrqActivationSpec implements ActivationSpec {
     /** @param pollMode busy | event | adaptive */
     public void setPollMode(String pollMode) {
         this.pollMode = pollMode;
+    }
+
+    /** @return replyTimeout text */
+    public String getReplyTimeout() {
+        return replyTimeout;
+    }
+
+    /**
+     * @param replyTimeout milliseconds, 0..30000 (default 1000): how long a reply waits for room in
+     *                     its connection's send ring of 64 replies (full when the peer stops reading);
+     *                     then it fails with ETIMEDOUT and the delivering thread goes on
+     */
+    public void setReplyTimeout(String replyTimeout) {
+        this.replyTimeout = replyTimeout;
     }
 
     /** @return maxBatchSize text */

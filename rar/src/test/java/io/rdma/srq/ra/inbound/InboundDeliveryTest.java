@@ -307,6 +307,28 @@ class InboundDeliveryTest {
     }
 
     @Test
+    void aReplyToAPeerThatNeverReadsFailsAfterReplyTimeoutAndFreesTheDeliveringThread() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "256", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1",
+                "replyTimeout", "50"));
+        List<String> replyErrors = new CopyOnWriteArrayList<>();
+        endpoints.behaviour(c -> {
+            try {
+                c.reply(ByteBuffer.allocate(8)); // the sender posts no receives: replies never complete
+            } catch (io.rdma.srq.api.VerbsException e) {
+                replyErrors.add(e.errnoName());
+            }
+        });
+        SoftSender s = sender(a, 64);
+        for (int i = 0; i < 100; i++) {
+            s.send(i, 64, null);
+        }
+        // one endpoint: with the former 30 s wait per reply, 36 replies would hold it for 18 minutes
+        await(() -> a.statistics().delivered() == 100, "all 100 delivered while their replies cannot be sent");
+        assertEquals(36, replyErrors.size(), "64 replies fill the send ring, the other 36 fail: " + replyErrors);
+        assertTrue(replyErrors.stream().allMatch("ETIMEDOUT"::equals), replyErrors.toString());
+    }
+
+    @Test
     void aReplyIsCheckedAndOnlyPossibleDuringTheCall() throws Exception {
         try (SoftCmatoseServer server = new SoftCmatoseServer(1, 3, 100)) {
             activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "128", "replyBufferSize", "64",
