@@ -11,6 +11,7 @@ import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CmRequest;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.SharedReceiveQueue;
+import io.rdma.srq.ra.support.RaLogger;
 import org.jboss.logging.Logger;
 
 import java.io.Serial;
@@ -100,7 +101,7 @@ final class ControlLoop extends LongRunningWork {
             RcConnection link = links.accept(request);
             LOG.debugf("activation %s: accepted %s on QP %d", name, request.remoteAddress(), link.qpNum());
         } catch (VerbsException | RuntimeException failure) {
-            LOG.warnf("activation %s: refusing %s: %s", name, request.remoteAddress(), failure.getMessage());
+            RaLogger.LOG.connectRefused(name, request.remoteAddress(), failure.getMessage());
             try {
                 request.reject();
             } catch (VerbsException | RuntimeException ignored) {
@@ -113,7 +114,7 @@ final class ControlLoop extends LongRunningWork {
         if (e.type() == AsyncEventType.SRQ_LIMIT_REACHED && e.element() == srq) {
             limitReached();
         } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
-            LOG.errorf("activation %s: IBV_EVENT_DEVICE_FATAL on %s; no more messages will arrive", name, device);
+            RaLogger.LOG.deviceFatal(name, device);
         } else {
             LOG.debugf("activation %s: async event %s", name, e.type());
         }

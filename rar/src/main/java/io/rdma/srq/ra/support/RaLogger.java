@@ -91,4 +91,20 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 310, value = "activation %s: cannot schedule a delivery; running it on the poller")
     void deliveryNotScheduled(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 311, value = "activation %s: connection %d to %s failed (trying again every %d ms): %s")
+    void connectFailed(String activation, int slot, Object remote, long intervalMs, String reason);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 312, value = "activation %s: refusing the connection request of %s: %s")
+    void connectRefused(String activation, Object remote, String reason);
+
+    @LogMessage(level = Logger.Level.ERROR)
+    @Message(id = 313, value = "activation %s: IBV_EVENT_DEVICE_FATAL on %s; no more messages will arrive")
+    void deviceFatal(String activation, String device);
+
+    @LogMessage(level = Logger.Level.ERROR)
+    @Message(id = 314, value = "%s stopped")
+    void loopFailed(@Cause Throwable cause, String loop);
 }
