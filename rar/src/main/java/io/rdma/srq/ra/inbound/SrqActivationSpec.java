@@ -1,6 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.PropertyCheck;
@@ -21,7 +22,7 @@ import java.time.Duration;
  * {@code @ActivationConfigProperty}); {@link #validate()} checks them all and names the first bad
  * one with its allowed range. Device limits are checked again when the device is opened.
  */
-@Activation(messageListeners = SrqReceiveListener.class)
+@Activation(messageListeners = {SrqReceiveListener.class, SrqBatchListener.class})
 public class SrqActivationSpec implements ActivationSpec {
     private static final PropertyCheck CHECK = new PropertyCheck(SrqActivationSpec.class);
 
