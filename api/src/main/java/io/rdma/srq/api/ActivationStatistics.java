@@ -8,7 +8,12 @@ package io.rdma.srq.api;
  * @param posted           receive WRs posted to the SRQ since activation
  * @param completed        receive work completions polled (success and error)
  * @param delivered        messages delivered to an endpoint (onReceive returned or threw)
- * @param endpointFailures onReceive (or before/afterDelivery) threw
+ * @param undelivered      messages received (acknowledged to their sender) but never delivered: left
+ *                         in the CQ or in a batch when deactivation's drain timeout passed
+ * @param endpointFailures failed delivery attempts: onReceive (or before/afterDelivery) threw, or the
+ *                         container transaction of the delivery rolled back
+ * @param redelivered      delivery attempts after a failed one (activation property maxDeliveryAttempts)
+ * @param deadLettered     messages whose every attempt failed: {@link SrqDeadLetter} was fired for each
  * @param errorCompletions completions with a status other than SUCCESS (never delivered)
  * @param limitEvents      IBV_EVENT_SRQ_LIMIT_REACHED taken
  * @param outstanding      receive WRs posted and not yet consumed, now
@@ -16,6 +21,7 @@ package io.rdma.srq.api;
  * @param connections      connections on the SRQ now
  */
 public record ActivationStatistics(String srqName, String device, long posted, long completed, long delivered,
-                                   long endpointFailures, long errorCompletions, long limitEvents, long outstanding,
+                                   long undelivered, long endpointFailures, long redelivered, long deadLettered,
+                                   long errorCompletions, long limitEvents, long outstanding,
                                    int fill, int connections) {
 }

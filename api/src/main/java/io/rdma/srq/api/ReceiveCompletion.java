@@ -36,6 +36,17 @@ public interface ReceiveCompletion {
     int qpNum();
 
     /**
+     * {@return the id of the connection the message arrived on: unique within the adapter's run and
+     *         never reused, unlike QP numbers (a device hands a destroyed QP's number to a later QP);
+     *         the same id names the connection in {@link SrqDeadLetter}; 0 if the connection was
+     *         already gone when the message was polled}
+     */
+    long connectionId();
+
+    /** {@return which delivery attempt this is, from 1 (above 1: a redelivery after a failed one)} */
+    int deliveryAttempt();
+
+    /**
      * {@return a read-only view of the {@link #byteLen()} message bytes, valid only during the call
      *         and on the delivering thread: a view kept past the call throws
      *         (IllegalStateException once the adapter took the buffer back, WrongThreadException on

@@ -2,8 +2,19 @@ package io.rdma.srq.api;
 
 /**
  * The message listener interface of message-driven beans activated on the adapter: one call per
- * successful receive work completion of the activation's SRQ, exactly once per message. Error
- * completions are never delivered.
+ * successful receive work completion of the activation's SRQ. Error completions are never
+ * delivered. {@link SrqBatchListener} is the alternative taking up to maxBatchSize messages a call.
+ *
+ * <p>What is guaranteed: a message acknowledged to its sender is delivered, or counted
+ * (ActivationStatistics {@code undelivered} when deactivation's drainTimeout passed, {@code
+ * deadLettered} when every attempt failed) — never dropped unseen. With maxDeliveryAttempts 1 (the
+ * default) delivery is <b>at-most-once</b>: a failed call is not repeated. With maxDeliveryAttempts
+ * above 1 it is <b>at-least-once</b>: a failed call (an exception out of it, or a rolled-back
+ * container transaction) is repeated until one succeeds or the attempts run out, then
+ * {@link SrqDeadLetter} is fired; a listener with effects outside the container transaction may see
+ * a message twice ({@link ReceiveCompletion#deliveryAttempt()} tells a redelivery). Nothing is
+ * durable: receive buffers are memory. With maxConcurrency above 1, messages of one connection may
+ * be processed concurrently and out of arrival order.
  *
  * <pre>{@code
  * @MessageDriven(activationConfig = {
@@ -18,8 +29,9 @@ public interface SrqReceiveListener {
 
     /**
      * Called for one received message. The completion and its payload view are valid only during
-     * the call: the buffer is reposted to the SRQ afterwards. An exception thrown here is counted and
-     * logged; the buffer is still reposted and the message is not redelivered.
+     * the call: the buffer is reposted to the SRQ afterwards. An exception thrown here is a failed
+     * attempt: counted, and the message delivered again while maxDeliveryAttempts allow, then
+     * dead-lettered ({@link SrqDeadLetter}); the buffer is reposted after the last attempt.
      *
      * @param completion the receive work completion
      */

@@ -60,4 +60,16 @@ public interface QueuePair extends VerbsObject {
      * @throws VerbsException {@code ENOMEM} when the send queue is full, {@code EINVAL} for a bad WR
      */
     void postSend(long wrId, MemoryRegion mr, long offset, int length, Integer imm) throws VerbsException;
+
+    /**
+     * ibv_modify_qp(3) to IBV_QPS_ERR (mask IBV_QP_STATE): the QP stops receiving at once — a peer's
+     * later or retried packets get no acknowledgement, so its sends end in IBV_WC_RETRY_EXC_ERR —
+     * waiting sends complete with IBV_WC_WR_FLUSH_ERR, and a receive it had begun to fill completes
+     * with IBV_WC_WR_FLUSH_ERR; receive WRs of its SRQ stay in the SRQ and completions already in the
+     * CQ stay there (driver note 18). rdma_disconnect(3) does this only for a QP made by
+     * rdma_create_qp, never for one the application created. Idempotent.
+     *
+     * @throws VerbsException the errno of ibv_modify_qp
+     */
+    void moveToError() throws VerbsException;
 }

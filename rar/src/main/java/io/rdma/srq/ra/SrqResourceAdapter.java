@@ -2,8 +2,8 @@ package io.rdma.srq.ra;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqLimitReached;
-import io.rdma.srq.ra.inbound.CdiLimitEventSink;
-import io.rdma.srq.ra.inbound.LimitEventSink;
+import io.rdma.srq.ra.inbound.CdiEventSink;
+import io.rdma.srq.ra.inbound.EventSink;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.support.ActivationStatisticsSource;
@@ -44,7 +44,7 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     private final Set<ManagedConnection> open = ConcurrentHashMap.newKeySet();
     private final Map<MessageEndpointFactory, SrqActivation> activations = new ConcurrentHashMap<>();
     private volatile BootstrapContext bootstrap;
-    private volatile LimitEventSink limitEvents = new CdiLimitEventSink();
+    private volatile EventSink limitEvents = new CdiEventSink();
 
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
@@ -68,6 +68,12 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
         open.clear();
         bootstrap = null;
         RaLogger.LOG.adapterStopped();
+    }
+
+    /** @return the container's transaction synchronization registry, or null (not started, or none) */
+    private jakarta.transaction.TransactionSynchronizationRegistry transactionRegistry() {
+        BootstrapContext b = bootstrap;
+        return b == null ? null : b.getTransactionSynchronizationRegistry();
     }
 
     /** @return the container's work manager, or null before start */
@@ -110,7 +116,8 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
             throw new NotSupportedException("the endpoint factory of " + factory.getEndpointClass().getName()
                     + " is already activated; deactivate it first");
         }
-        activations.put(factory, SrqActivation.start(wm, limitEvents, factory, srqSpec.config()));
+        activations.put(factory, SrqActivation.start(wm, limitEvents,
+                transactionRegistry(), factory, srqSpec.config()));
     }
 
     @Override
@@ -136,7 +143,7 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
      *
      * @param sink the sink
      */
-    public void setLimitEventSink(LimitEventSink sink) {
+    public void setEventSink(EventSink sink) {
         this.limitEvents = sink;
     }
 

@@ -160,6 +160,16 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
         }
     }
 
+    @Override
+    public void moveToError() throws VerbsException {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(ibv_qp_attr.layout());
+            ibv_qp_attr.qp_state(a, IbVerbs.IBV_QPS_ERR());
+            modify(a, IbVerbs.IBV_QP_STATE(), "ERR");
+        }
+    }
+
     void modify(MemorySegment attr, int mask, String state) throws VerbsException {
         NativeCall.status("ibv_modify_qp", kind() + " " + qpNum + " to " + state, MODIFY, null, handle(), attr, mask);
     }

@@ -533,6 +533,25 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
         }
     }
 
+    /**
+     * ibv_modify_qp to IBV_QPS_ERR: as {@link #toError()}, and the senders waiting (RNR) on this QP's
+     * SRQ try again at once, so the one sending to this QP fails with RETRY_EXC_ERR as on a wire
+     * (a responder in ERROR acknowledges nothing).
+     */
+    @Override
+    public void moveToError() {
+        checkOpen();
+        sendLock.lock();
+        try {
+            toError();
+        } finally {
+            unlockSend();
+        }
+        if (srq != null) {
+            srq.wakeWaiters();
+        }
+    }
+
     /** Moves this QP to ERROR and flushes its waiting sends; under the send lock. */
     private void toError() {
         if (state.get() == DESTROYED) {

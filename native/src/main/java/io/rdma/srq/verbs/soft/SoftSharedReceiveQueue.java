@@ -326,7 +326,7 @@ final class SoftSharedReceiveQueue extends SoftResource implements SharedReceive
     }
 
     /** Lets every sender waiting for a receive of this SRQ try again (outside any lock). */
-    private void wakeWaiters() {
+    void wakeWaiters() {
         for (SoftQueuePair w : waiters) {
             w.receivesPosted();
         }

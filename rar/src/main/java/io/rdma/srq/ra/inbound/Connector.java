@@ -4,6 +4,7 @@ import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.verbs.CmEvent;
+import io.rdma.srq.ra.support.RaLogger;
 import org.jboss.logging.Logger;
 
 import java.io.Serial;
@@ -87,8 +88,7 @@ final class Connector extends LongRunningWork {
                 if (warned[i]) {
                     LOG.debugf("activation %s: connection %d to %s failed again: %s", name, i, remote, e.getMessage());
                 } else {
-                    LOG.warnf("activation %s: connection %d to %s failed (trying again every %d ms): %s", name, i,
-                            remote, interval.toMillis(), e.getMessage());
+                    RaLogger.LOG.connectFailed(name, i, remote, interval.toMillis(), e.getMessage());
                     warned[i] = true;
                 }
             }

@@ -11,6 +11,7 @@ import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CmRequest;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.SharedReceiveQueue;
+import io.rdma.srq.ra.support.RaLogger;
 import org.jboss.logging.Logger;
 
 import java.io.Serial;
@@ -28,8 +29,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       rejected (rdma_reject(3)) when that fails;</li>
  *   <li>DISCONNECTED, TIMEWAIT_EXIT, DEVICE_REMOVAL of an accepted connection: it is closed;</li>
  *   <li>IBV_EVENT_SRQ_LIMIT_REACHED of the SRQ: the fill level is raised and the limit re-armed
- *       ({@link ReceiveBuffers#limitReached}), and {@link SrqLimitReached} is fired to the
- *       application with its class loader as thread context class loader;</li>
+ *       ({@link ReceiveBuffers#limitReached}), and {@link SrqLimitReached} is handed to the
+ *       application's observers on a Work of their own ({@link ObserverDispatch}): an observer
+ *       never runs on this loop's thread, so a slow one delays no accept and no deactivation;</li>
  *   <li>IBV_EVENT_DEVICE_FATAL: logged (no more messages will arrive); others at debug.</li>
  * </ul>
  */
@@ -46,8 +48,7 @@ final class ControlLoop extends LongRunningWork {
     private final SharedReceiveQueue srq;
     private final ReceiveBuffers buffers;
     private final Links links;
-    private final LimitEventSink sink;
-    private final ClassLoader applicationLoader;
+    private final ObserverDispatch observers;
     private final LongAdder limitEvents = new LongAdder();
 
     /**
@@ -57,11 +58,10 @@ final class ControlLoop extends LongRunningWork {
      * @param srq               its SRQ, to recognise its limit events
      * @param buffers           its receive buffers
      * @param links             its connections
-     * @param sink              where SrqLimitReached goes
-     * @param applicationLoader the activating application's class loader
+     * @param observers         where SrqLimitReached goes (on a thread of its own)
      */
     ControlLoop(String name, CmListener listener, Context context, SharedReceiveQueue srq, ReceiveBuffers buffers,
-                Links links, LimitEventSink sink, ClassLoader applicationLoader) {
+                Links links, ObserverDispatch observers) {
         super("srq-control-" + name);
         this.name = name;
         this.device = context.deviceName();
@@ -70,8 +70,7 @@ final class ControlLoop extends LongRunningWork {
         this.srq = srq;
         this.buffers = buffers;
         this.links = links;
-        this.sink = sink;
-        this.applicationLoader = applicationLoader;
+        this.observers = observers;
     }
 
     @Override
@@ -102,7 +101,7 @@ final class ControlLoop extends LongRunningWork {
             RcConnection link = links.accept(request);
             LOG.debugf("activation %s: accepted %s on QP %d", name, request.remoteAddress(), link.qpNum());
         } catch (VerbsException | RuntimeException failure) {
-            LOG.warnf("activation %s: refusing %s: %s", name, request.remoteAddress(), failure.getMessage());
+            RaLogger.LOG.connectRefused(name, request.remoteAddress(), failure.getMessage());
             try {
                 request.reject();
             } catch (VerbsException | RuntimeException ignored) {
@@ -115,7 +114,7 @@ final class ControlLoop extends LongRunningWork {
         if (e.type() == AsyncEventType.SRQ_LIMIT_REACHED && e.element() == srq) {
             limitReached();
         } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
-            LOG.errorf("activation %s: IBV_EVENT_DEVICE_FATAL on %s; no more messages will arrive", name, device);
+            RaLogger.LOG.deviceFatal(name, device);
         } else {
             LOG.debugf("activation %s: async event %s", name, e.type());
         }
@@ -128,11 +127,7 @@ final class ControlLoop extends LongRunningWork {
                 Instant.now());
         LOG.debugf("activation %s: SRQ limit %d reached, %d outstanding; fill %d -> %d", name, buffers.srqLimit(),
                 buffers.outstanding(), before, buffers.fill());
-        try {
-            sink.fire(event, applicationLoader);
-        } catch (RuntimeException observerFailure) {
-            LOG.warnf(observerFailure, "activation %s: an SrqLimitReached observer failed", name);
-        }
+        observers.fire(event);
     }
 
     /** @return IBV_EVENT_SRQ_LIMIT_REACHED events taken */

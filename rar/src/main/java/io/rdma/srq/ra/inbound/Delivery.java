@@ -5,20 +5,29 @@ import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.api.WcStatus;
 import io.rdma.srq.verbs.WorkCompletionArray;
+import io.rdma.srq.api.SrqBatchFailure;
+import io.rdma.srq.api.SrqBatchListener;
+import io.rdma.srq.api.SrqDeadLetter;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.work.Work;
+import jakarta.transaction.RollbackException;
 import org.jboss.logging.Logger;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
  * A batch of received messages (one poll of the CQ, up to its capacity) on its way to ONE endpoint:
  * copies of the work completions' fields (never the reusable WC array itself, driver note 14), delivered
- * one by one, each with beforeDelivery / onReceive / afterDelivery strictly paired. One Work and one
+ * one by one, each with beforeDelivery / onReceive / afterDelivery strictly paired. A failed attempt
+ * (see {@link DeliveryRules}) is repeated at once, on the same buffer, until maxDeliveryAttempts;
+ * then the message is dead-lettered and the batch goes on with the next. One Work and one
  * endpoint per batch, not per message, is what keeps the container's hand-off off the per-message
  * cost. The batch then goes back to the poller, which reposts its buffers and reuses the object.
  *
@@ -32,10 +41,12 @@ import java.util.function.Consumer;
 final class Delivery implements Work {
     private static final Logger LOG = Logger.getLogger(Delivery.class);
     static final Method ON_RECEIVE;
+    static final Method ON_BATCH;
 
     static {
         try {
             ON_RECEIVE = SrqReceiveListener.class.getMethod("onReceive", ReceiveCompletion.class);
+            ON_BATCH = SrqBatchListener.class.getMethod("onReceive", List.class);
         } catch (NoSuchMethodException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -46,6 +57,7 @@ final class Delivery implements Work {
     private final ReceiveBuffers buffers;
     private final Links links;
     private final Consumer<Delivery> ended;
+    private final BooleanSupplier abandoned;
     private final int[] buffer;
     private final long[] wrId;
     private final int[] byteLen;
@@ -53,9 +65,17 @@ final class Delivery implements Work {
     private final int[] immData;
     private final int[] srcQp;
     private final int[] qpNum;
+    private final long[] connectionId;
+    private final DeliveryRules rules;
+    private final boolean batchListener;
+    private final int batchSize;
     private int count;
     private int failures;
-    private int current;
+    private int skipped;
+    private int redelivered;
+    private int deadLettered;
+    /** The endpoint of this run, taken on its first attempt. */
+    private MessageEndpoint endpoint;
     private Arena views;
 
     /**
@@ -64,15 +84,21 @@ final class Delivery implements Work {
      * @param buffers   its receive buffers (the payloads)
      * @param links     its connections (the replies)
      * @param ended     takes the batch back when its delivery ended (the poller)
+     * @param abandoned true once deactivation's drain timeout passed: messages not yet begun are skipped
+     * @param rules     attempts per message, transaction watch, dead letters
      * @param capacity  messages per batch at most
      */
     Delivery(String name, EndpointPool endpoints, ReceiveBuffers buffers, Links links, Consumer<Delivery> ended,
-             int capacity) {
+             BooleanSupplier abandoned, DeliveryRules rules, int capacity) {
         this.name = name;
+        this.rules = rules;
+        this.batchListener = rules.batchListener();
+        this.batchSize = batchListener ? rules.maxBatchSize() : 1;
         this.endpoints = endpoints;
         this.buffers = buffers;
         this.links = links;
         this.ended = ended;
+        this.abandoned = abandoned;
         this.buffer = new int[capacity];
         this.wrId = new long[capacity];
         this.byteLen = new int[capacity];
@@ -80,6 +106,7 @@ final class Delivery implements Work {
         this.immData = new int[capacity];
         this.srcQp = new int[capacity];
         this.qpNum = new int[capacity];
+        this.connectionId = new long[capacity];
     }
 
     /** Adds the successful completion {@code i} of {@code wcs}; its wr_id is the buffer index. */
@@ -92,6 +119,7 @@ final class Delivery implements Work {
         immData[k] = hasImm[k] ? wcs.immData(i) : 0;
         srcQp[k] = wcs.srcQp(i);
         qpNum[k] = wcs.qpNum(i);
+        connectionId[k] = links.connectionId(qpNum[k]);
     }
 
     int count() {
@@ -102,6 +130,21 @@ final class Delivery implements Work {
         return failures;
     }
 
+    /** @return delivery attempts after a failed one */
+    int redelivered() {
+        return redelivered;
+    }
+
+    /** @return messages whose every attempt failed (dead-lettered) */
+    int deadLettered() {
+        return deadLettered;
+    }
+
+    /** @return messages of the batch never begun: the drain timeout passed first */
+    int skipped() {
+        return skipped;
+    }
+
     int buffer(int k) {
         return buffer[k];
     }
@@ -110,26 +153,21 @@ final class Delivery implements Work {
     void clear() {
         count = 0;
         failures = 0;
+        skipped = 0;
+        redelivered = 0;
+        deadLettered = 0;
     }
 
     @Override
     public void run() {
-        MessageEndpoint endpoint = null;
         try {
-            for (current = 0; current < count; current++) {
-                try {
-                    if (endpoint == null) {
-                        endpoint = endpoints.take();
-                    }
-                    deliver(endpoint);
-                } catch (Exception e) {
-                    failures++;
-                    LOG.warnf(e, "%s: delivery of message %d failed", name, wrId[current]);
-                    if (endpoint != null) {
-                        endpoints.discard(endpoint);
-                        endpoint = null;
-                    }
+            int k = 0;
+            while (k < count) {
+                if (abandoned.getAsBoolean()) {
+                    skipped = count - k;
+                    break;
                 }
+                k = batchSize > 1 ? deliverBatch(k, Math.min(count, k + batchSize)) : deliverAlone(k, 1, null);
             }
         } finally {
             if (views != null) {
@@ -138,24 +176,124 @@ final class Delivery implements Work {
             }
             if (endpoint != null) {
                 endpoints.give(endpoint);
+                endpoint = null; // the batch object is reused; the endpoint is the pool's again
             }
             ended.accept(this);
         }
     }
 
-    private void deliver(MessageEndpoint endpoint) throws Exception {
-        endpoint.beforeDelivery(ON_RECEIVE);
-        Message m = new Message(current);
-        try {
-            ((SrqReceiveListener) endpoint).onReceive(m);
-        } catch (RuntimeException | Error e) {
-            failures++;
-            LOG.warnf(e, "%s: onReceive of message %d from QP %d failed", name, wrId[current],
-                    qpNum[current]);
-        } finally {
-            m.live = false;
-            endpoint.afterDelivery();
+    /**
+     * Messages {@code from..to-1} in one batch call; on failure as {@link SrqBatchListener} says: an
+     * {@link SrqBatchFailure} index splits the batch, any other failure retries it one by one.
+     *
+     * @return the next message to deliver
+     */
+    private int deliverBatch(int from, int to) {
+        Throwable failure = attempt(from, to, 1);
+        if (failure == null) {
+            return to;
         }
+        failures++;
+        if (failure instanceof SrqBatchFailure f && f.index() >= 0 && f.index() < to - from) {
+            int bad = from + f.index();
+            return deliverAlone(bad, 2, f.getCause() == null ? f : f.getCause());
+        }
+        LOG.debugf(failure, "%s: a batch of %d failed; delivering it one message at a time", name, to - from);
+        for (int k = from; k < to; k++) {
+            deliverAlone(k, 1, null);
+        }
+        return to;
+    }
+
+    /**
+     * Message {@code k} alone, attempts {@code first..maxDeliveryAttempts}, then dead-lettered.
+     *
+     * @param first   the first attempt's number (2 after a batch call that reported it failed)
+     * @param failure that earlier attempt's failure, or null
+     * @return the next message to deliver
+     */
+    private int deliverAlone(int k, int first, Throwable failure) {
+        for (int attempt = first; ; attempt++) {
+            if (attempt > rules.maxAttempts() || (failure != null && abandoned.getAsBoolean())) {
+                deadLettered++;
+                rules.deadLetter(new SrqDeadLetter(name, connectionId[k], copy(k), hasImm[k], immData[k], attempt - 1,
+                        failure, Instant.now()));
+                return k + 1;
+            }
+            if (attempt > 1) {
+                redelivered++;
+            }
+            failure = attempt(k, k + 1, attempt);
+            if (failure == null) {
+                return k + 1;
+            }
+            failures++;
+            LOG.debugf(failure, "%s: delivery attempt %d of a message of connection %d failed", name, attempt,
+                    connectionId[k]);
+        }
+    }
+
+    /**
+     * One attempt of messages {@code from..to-1}: beforeDelivery, the container transaction watched
+     * (if any), one onReceive (of the batch listener, or of the message listener for one message),
+     * afterDelivery, strictly paired. An endpoint that threw from before/afterDelivery is discarded.
+     *
+     * @return null on success; else why it failed (the listener's exception, a ResourceException of
+     *         the endpoint, or the rollback)
+     */
+    private Throwable attempt(int from, int to, int attempt) {
+        try {
+            if (endpoint == null) {
+                endpoint = endpoints.take();
+            }
+            endpoint.beforeDelivery(batchListener ? ON_BATCH : ON_RECEIVE);
+        } catch (Exception e) {
+            discard();
+            return e;
+        }
+        Throwable failure = null;
+        DeliveryRules.Outcome tx = null;
+        Message[] ms = new Message[to - from];
+        for (int k = from; k < to; k++) {
+            ms[k - from] = new Message(k, attempt);
+        }
+        try {
+            tx = rules.watch();
+            if (batchListener) {
+                ((SrqBatchListener) endpoint).onReceive(List.of(ms));
+            } else {
+                ((SrqReceiveListener) endpoint).onReceive(ms[0]);
+            }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        } finally {
+            for (Message m : ms) {
+                m.live = false;
+            }
+        }
+        try {
+            endpoint.afterDelivery();
+        } catch (Exception e) {
+            discard();
+            if (failure == null) {
+                failure = e;
+            }
+        }
+        if (failure == null && tx != null && tx.rolledBack()) {
+            failure = new RollbackException("the container transaction of the delivery rolled back");
+        }
+        return failure;
+    }
+
+    private void discard() {
+        if (endpoint != null) {
+            endpoints.discard(endpoint);
+            endpoint = null;
+        }
+    }
+
+    private byte[] copy(int k) {
+        return buffers.buffer(buffer[k], byteLen[k]).toArray(ValueLayout.JAVA_BYTE);
     }
 
     @Override
@@ -173,16 +311,30 @@ final class Delivery implements Work {
     /** One message of the batch, as its endpoint sees it; dead once its call returned. */
     private final class Message implements ReceiveCompletion {
         private final int k;
+        private final int attempt;
         private volatile boolean live = true;
         private ByteBuffer view;
 
-        private Message(int k) {
+        private Message(int k, int attempt) {
             this.k = k;
+            this.attempt = attempt;
+        }
+
+        @Override
+        public long connectionId() {
+            checkLive();
+            return connectionId[k];
+        }
+
+        @Override
+        public int deliveryAttempt() {
+            checkLive();
+            return attempt;
         }
 
         private void checkLive() {
             if (!live) {
-                throw new IllegalStateException("the receive completion is valid only during onReceive");
+                throw new IllegalStateException("the receive completion is valid only during its onReceive call");
             }
         }
 
@@ -240,25 +392,25 @@ final class Delivery implements Work {
         @Override
         public byte[] copyPayload() {
             checkLive();
-            return buffers.buffer(buffer[k], byteLen[k]).toArray(ValueLayout.JAVA_BYTE);
+            return copy(k);
         }
 
         @Override
         public void reply(ByteBuffer message) throws VerbsException {
             checkLive();
-            links.reply(qpNum[k], message, hasImm[k] ? immData[k] : null);
+            links.reply(qpNum[k], connectionId[k], message, hasImm[k] ? immData[k] : null);
         }
 
         @Override
         public void reply(ByteBuffer message, int imm) throws VerbsException {
             checkLive();
-            links.reply(qpNum[k], message, imm);
+            links.reply(qpNum[k], connectionId[k], message, imm);
         }
 
         @Override
         public String toString() {
             return "ReceiveCompletion[wr_id=" + wrId[k] + ", byte_len=" + byteLen[k] + ", src_qp=" + srcQp[k]
-                    + ", qp_num=" + qpNum[k] + (hasImm[k] ? ", imm_data=" + immData[k] : "") + (live ? "" : ", ended")
+                    + ", qp_num=" + qpNum[k] + ", connection=" + connectionId[k] + ", attempt=" + attempt + (hasImm[k] ? ", imm_data=" + immData[k] : "") + (live ? "" : ", ended")
                     + "]";
         }
     }

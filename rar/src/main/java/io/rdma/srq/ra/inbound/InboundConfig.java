@@ -31,11 +31,17 @@ import java.time.Duration;
  * @param connectTo         a remote rdma_cm listener to keep connections to, or null for none
  * @param connectCount      connections kept to {@code connectTo}, 1..1024
  * @param reconnectInterval pause before a failed or lost connection is tried again
+ * @param drainTimeout      how long deactivation delivers what the CQ holds before counting the rest
+ *                          undelivered, 0..10 min
+ * @param maxDeliveryAttempts delivery attempts per message, 1..1000 (1: no redelivery)
+ * @param maxBatchSize      messages per call of a batch listener, 1..32
+ * @param replyTimeout      the longest a reply waits for room in its connection's send ring, 0..30 s
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,
                             Replenish replenish, int replyBufferSize, InetSocketAddress connectTo, int connectCount,
-                            Duration reconnectInterval) {
+                            Duration reconnectInterval, Duration drainTimeout,
+                            int maxDeliveryAttempts, int maxBatchSize, Duration replyTimeout) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

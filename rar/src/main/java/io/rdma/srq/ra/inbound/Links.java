@@ -15,13 +15,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The connections of one activation, accepted or opened by it, by the qp_num of their QP: each an
  * {@link RcConnection} whose receives come from the activation's SRQ (completing on its CQ), with a
  * send ring of {@value RcConnection#SEND_DEPTH} × replyBufferSize bytes registered on its first
  * reply, so connections that never reply register no send memory. A reply finds its connection here
- * by the message's qp_num. Thread-safe.
+ * by the message's qp_num and connection id. Each connection gets an id never reused within the JVM
+ * (a QP number is reused by the device once its QP is destroyed), which names it to applications
+ * ({@code ReceiveCompletion.connectionId}, dead letters). Thread-safe.
  */
 public final class Links {
     static final String REPLY_BUFFER_SIZE = "the activation's replyBufferSize";
@@ -30,7 +33,11 @@ public final class Links {
     private final ProtectionDomain pd;
     private final RcConnection.Receives receives;
     private final RcConnection.Sends replies;
+    /** Connection ids, never reused within the JVM (QP numbers are). */
+    private static final AtomicLong NEXT_ID = new AtomicLong();
     private final Map<Integer, RcConnection> byQpNum = new ConcurrentHashMap<>();
+    private final Map<Integer, Long> idByQpNum = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
 
     /**
      * @param name            the activation's SRQ name, for messages
@@ -38,12 +45,15 @@ public final class Links {
      * @param cq              the activation's CQ
      * @param srq             the activation's SRQ
      * @param replyBufferSize bytes per reply, ≥ 1
+     * @param replyTimeout    the longest a reply waits for room in its connection's send ring (a peer
+     *                        that never reads fills it): then ETIMEDOUT, the delivering thread is free
      */
-    public Links(String name, ProtectionDomain pd, CompletionQueue cq, SharedReceiveQueue srq, int replyBufferSize) {
+    public Links(String name, ProtectionDomain pd, CompletionQueue cq, SharedReceiveQueue srq, int replyBufferSize,
+                 Duration replyTimeout) {
         this.name = name;
         this.pd = pd;
         this.receives = RcConnection.Receives.fromSrq(cq, srq);
-        this.replies = new RcConnection.Sends(replyBufferSize, REPLY_BUFFER_SIZE, false);
+        this.replies = new RcConnection.Sends(replyBufferSize, REPLY_BUFFER_SIZE, false, replyTimeout);
     }
 
     /**
@@ -70,8 +80,18 @@ public final class Links {
     }
 
     private RcConnection add(RcConnection link) {
+        idByQpNum.put(link.qpNum(), NEXT_ID.incrementAndGet());
         byQpNum.put(link.qpNum(), link);
         return link;
+    }
+
+    /**
+     * @param qpNum the local QP of a message (its work completion's qp_num)
+     * @return the id of the connection on that QP now, never reused; 0 when there is none
+     */
+    long connectionId(int qpNum) {
+        Long id = idByQpNum.get(qpNum);
+        return id == null ? 0 : id;
     }
 
     /**
@@ -80,24 +100,58 @@ public final class Links {
      * @param qpNum the connection's qp_num; unknown ones are ignored
      */
     void drop(int qpNum) {
+        idByQpNum.remove(qpNum);
         Teardown.quietly(byQpNum.remove(qpNum));
     }
 
     /**
      * Sends a reply on the connection a message arrived on.
      *
-     * @param qpNum   the local QP of the message (its work completion's qp_num)
-     * @param message the bytes, at most replyBufferSize
-     * @param immData immediate data, or null
-     * @throws VerbsException ENOTCONN when that connection is gone; else as {@link RcConnection#send}
+     * @param qpNum        the local QP of the message (its work completion's qp_num)
+     * @param connectionId the message's connection id: a later connection on a reused QP number is not it
+     * @param message      the bytes, at most replyBufferSize
+     * @param immData      immediate data, or null
+     * @throws VerbsException ENOTCONN when that connection is gone or deactivation is disconnecting it;
+     *                        else as {@link RcConnection#send}
      */
-    void reply(int qpNum, ByteBuffer message, Integer immData) throws VerbsException {
+    void reply(int qpNum, long connectionId, ByteBuffer message, Integer immData) throws VerbsException {
         RcConnection link = byQpNum.get(qpNum);
-        if (link == null) {
+        if (link == null || connectionId(qpNum) != connectionId) {
             throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "activation " + name + ": QP " + qpNum
                     + " is no longer connected");
         }
-        link.send(message, immData);
+        try {
+            link.send(message, immData);
+        } catch (VerbsException e) {
+            if (stopping && !e.is(Errno.ENOTCONN)) {
+                // its QP was moved to ERROR by deactivation: the send was flushed, the connection is going
+                throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "activation " + name + ": QP " + qpNum
+                        + " is being disconnected by deactivation (" + e.getMessage() + ")");
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Deactivation's first step: moves every connection's QP to ERROR (ibv_modify_qp(3)
+     * IBV_QPS_ERR), so no further message is acknowledged to a sender, while the completions already
+     * in the CQ stay to be drained (driver note 18). The connections stay open until
+     * {@link #closeAll}. Quietly: a QP that cannot be moved is closed at once.
+     *
+     * @return the connections whose QP could not be moved to ERROR (closed instead)
+     */
+    int stopArrivals() {
+        stopping = true;
+        int failed = 0;
+        for (RcConnection link : List.copyOf(byQpNum.values())) {
+            try {
+                link.qp().moveToError();
+            } catch (VerbsException | RuntimeException e) {
+                failed++;
+                drop(link.qpNum());
+            }
+        }
+        return failed;
     }
 
     /** Closes every connection, quietly (deactivation). */
@@ -106,6 +160,7 @@ public final class Links {
             Teardown.quietly(link);
         }
         byQpNum.clear();
+        idByQpNum.clear();
     }
 
     /** @return connections now */

@@ -4,7 +4,7 @@ import jakarta.resource.spi.work.HintsContext;
 import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkContext;
 import jakarta.resource.spi.work.WorkContextProvider;
-import org.jboss.logging.Logger;
+import io.rdma.srq.ra.support.RaLogger;
 
 import java.io.Serial;
 import java.util.List;
@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 abstract class LongRunningWork implements Work, WorkContextProvider {
     @Serial
     private static final long serialVersionUID = 1L;
-    private static final Logger LOG = Logger.getLogger(LongRunningWork.class);
 
     private final String name;
     private final CountDownLatch ended = new CountDownLatch(1);
@@ -59,7 +58,7 @@ abstract class LongRunningWork implements Work, WorkContextProvider {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             if (running) {
-                LOG.errorf(e, "%s stopped", name);
+                RaLogger.LOG.loopFailed(e, name);
             }
         } finally {
             t.setName(old);

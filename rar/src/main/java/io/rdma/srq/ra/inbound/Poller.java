@@ -5,12 +5,14 @@ import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.ReceiveWorkRequests;
 import io.rdma.srq.verbs.WorkCompletionArray;
+import io.rdma.srq.ra.support.RaLogger;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
 import org.jboss.logging.Logger;
 
 import java.io.Serial;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
@@ -27,13 +29,17 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Backpressure: at most maxConcurrency batches are out at once (permits); with none free the
  * poller stops polling, so completions wait in the CQ and nothing is dropped. An empty poll waits
- * as pollMode says ({@link CompletionWait}). When draining (deactivation) the loop ends at the first
- * two empty polls with no batch out. {@link #whenIdle} runs an action once the loop has ended and
+ * as pollMode says ({@link CompletionWait}). When draining (deactivation, {@link #drain}) it no
+ * longer reposts and ends once the CQ has stayed empty for {@value #QUIET_MS} ms with no batch out;
+ * at the drain timeout it stops delivering and counts what is left as undelivered. {@link #whenIdle} runs an action once the loop has ended and
  * every batch has come back: deactivation frees the natives so, never under a running delivery.
  */
 public final class Poller extends LongRunningWork {
     /** Completions per poll, and so messages per delivery batch, at most. */
     public static final int BATCH = 32;
+    /** How long the CQ must stay empty before a drain counts it empty (driver note 18), ms. */
+    static final long QUIET_MS = 20;
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(QUIET_MS);
     @Serial
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(Poller.class);
@@ -55,8 +61,15 @@ public final class Poller extends LongRunningWork {
     private final LongAdder errors = new LongAdder();
     private final LongAdder delivered = new LongAdder();
     private final LongAdder failures = new LongAdder();
+    private final LongAdder undelivered = new LongAdder();
+    private final LongAdder redelivered = new LongAdder();
+    private final LongAdder deadLettered = new LongAdder();
+    private final DeliveryRules rules;
     private final AtomicReference<Runnable> whenIdle = new AtomicReference<>();
     private volatile boolean draining;
+    private volatile long drainDeadline;
+    /** The drain timeout passed: batches skip what they have not begun. */
+    private volatile boolean abandoned;
 
     /**
      * @param name        the activation's SRQ name, for logs and the thread
@@ -67,10 +80,12 @@ public final class Poller extends LongRunningWork {
      * @param links       the activation's connections, for replies
      * @param factory     makes the endpoints (at most maxConcurrency, reused)
      * @param workManager runs the delivery batches
+     * @param rules       redelivery, the transaction watch and dead letters
      * @throws NullPointerException without a channel for pollMode event or adaptive
      */
     public Poller(String name, InboundConfig config, CompletionQueue cq, CompletionChannel channel,
-                  ReceiveBuffers buffers, Links links, MessageEndpointFactory factory, WorkManager workManager) {
+                  ReceiveBuffers buffers, Links links, MessageEndpointFactory factory, WorkManager workManager,
+                  DeliveryRules rules) {
         super("srq-poller-" + name);
         this.name = name;
         this.cq = cq;
@@ -79,6 +94,7 @@ public final class Poller extends LongRunningWork {
         this.links = links;
         this.endpoints = new EndpointPool(factory);
         this.workManager = workManager;
+        this.rules = rules;
         this.maxConcurrency = config.maxConcurrency();
         this.permits = new Semaphore(maxConcurrency);
     }
@@ -89,6 +105,10 @@ public final class Poller extends LongRunningWork {
             long lastWork = System.nanoTime();
             int emptyPolls = 0;
             while (running()) {
+                if (draining && System.nanoTime() - drainDeadline >= 0) {
+                    abandon(wcs);
+                    break;
+                }
                 int n = pollOnce(wcs, wrs);
                 if (n < 0) {
                     // backpressure: every endpoint is busy; completions stay in the CQ
@@ -102,10 +122,39 @@ public final class Poller extends LongRunningWork {
                     emptyPolls = 0;
                     continue;
                 }
-                if (draining && ++emptyPolls >= 2 && permits.availablePermits() == maxConcurrency) {
+                if (draining && ++emptyPolls >= 2 && permits.availablePermits() == maxConcurrency
+                        && System.nanoTime() - lastWork >= QUIET_NANOS) {
                     break;
                 }
                 wait.idle(lastWork, !returned.isEmpty(), draining);
+            }
+        }
+    }
+
+    /**
+     * The drain timeout passed: batches still out skip the messages they have not begun, and what the
+     * CQ still holds is polled (its successful completions counted undelivered, never delivered) until
+     * it has stayed empty for {@value #QUIET_MS} ms (driver note 18: completions of the last packets
+     * may be written after the QPs moved to ERROR, and nothing signals the last one on rxe 6.1).
+     */
+    private void abandon(WorkCompletionArray wcs) throws VerbsException, InterruptedException {
+        abandoned = true;
+        long lastWork = System.nanoTime();
+        while (System.nanoTime() - lastWork < QUIET_NANOS) {
+            int n = cq.poll(wcs, BATCH);
+            if (n == 0) {
+                Thread.sleep(1);
+                continue;
+            }
+            lastWork = System.nanoTime();
+            completed.add(n);
+            buffers.consumed(n);
+            for (int i = 0; i < n; i++) {
+                if (wcs.isSuccess(i)) {
+                    undelivered.increment();
+                } else {
+                    errors.increment();
+                }
             }
         }
     }
@@ -123,7 +172,9 @@ public final class Poller extends LongRunningWork {
      */
     public int pollOnce(WorkCompletionArray wcs, ReceiveWorkRequests wrs) throws VerbsException, InterruptedException {
         reclaim();
-        buffers.topUp(wrs);
+        if (!draining) {
+            buffers.topUp(wrs);
+        }
         if (permits.availablePermits() == 0) {
             return -1;
         }
@@ -160,7 +211,8 @@ public final class Poller extends LongRunningWork {
                 continue;
             }
             if (d == null) {
-                d = spare.isEmpty() ? new Delivery(name, endpoints, buffers, links, this::returned, BATCH) : spare.pop();
+                d = spare.isEmpty() ? new Delivery(name, endpoints, buffers, links, this::returned, () -> abandoned,
+                        rules, BATCH) : spare.pop();
             }
             d.add(wcs, i);
         }
@@ -171,16 +223,21 @@ public final class Poller extends LongRunningWork {
         try {
             workManager.scheduleWork(d);
         } catch (WorkException e) {
-            LOG.warnf(e, "activation %s: cannot schedule delivery; running it on the poller", name);
+            RaLogger.LOG.deliveryNotScheduled(e, name);
             d.run();
         }
     }
 
     /** A batch's delivery ended: its buffers go back for reposting and its endpoint slot frees up. */
     private void returned(Delivery batch) {
-        delivered.add(batch.count());
+        delivered.add(batch.count() - batch.skipped());
+        if (batch.skipped() > 0) {
+            undelivered.add(batch.skipped());
+        }
         if (batch.failures() > 0) {
             failures.add(batch.failures());
+            redelivered.add(batch.redelivered());
+            deadLettered.add(batch.deadLettered());
         }
         returned.offer(batch);
         permits.release();
@@ -192,8 +249,15 @@ public final class Poller extends LongRunningWork {
         runIfIdle();
     }
 
-    /** Deactivation: deliver what is in the CQ, then end the loop (see the class comment). */
-    void drain() {
+    /**
+     * Deactivation, once the QPs are in ERROR (no arrival is acknowledged any more): stop reposting,
+     * deliver what the CQ holds until it is empty or the timeout passes, then count the rest
+     * undelivered and end the loop (see the class comment).
+     *
+     * @param timeout the drain timeout (activation property drainTimeout)
+     */
+    void drain(Duration timeout) {
+        drainDeadline = System.nanoTime() + timeout.toNanos();
         draining = true;
     }
 
@@ -250,6 +314,21 @@ public final class Poller extends LongRunningWork {
     /** @return messages delivered (onReceive returned or threw) */
     long delivered() {
         return delivered.sum();
+    }
+
+    /** @return successful receive completions never delivered: left when the drain timeout passed */
+    long undelivered() {
+        return undelivered.sum();
+    }
+
+    /** @return delivery attempts after a failed one */
+    long redelivered() {
+        return redelivered.sum();
+    }
+
+    /** @return messages whose every attempt failed */
+    long deadLettered() {
+        return deadLettered.sum();
     }
 
     /** @return deliveries that failed (onReceive, beforeDelivery or afterDelivery threw) */

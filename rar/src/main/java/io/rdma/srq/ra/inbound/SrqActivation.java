@@ -2,6 +2,7 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.CmListener;
@@ -15,7 +16,8 @@ import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
-import org.jboss.logging.Logger;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import io.rdma.srq.ra.support.RaLogger;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -40,7 +42,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * has returned.
  */
 public final class SrqActivation {
-    private static final Logger LOG = Logger.getLogger(SrqActivation.class);
+    /** How long deactivation waits for the control loop and the connector (its connect timeout is 2 s). */
+    private static final Duration LOOP_BOUND = Duration.ofMillis(2_500);
+    /** Beyond the drain timeout: the poller's last sweep of the CQ and its current wait. */
+    private static final Duration DRAIN_MARGIN = Duration.ofSeconds(1);
 
     private final String name;
     private final String device;
@@ -55,12 +60,14 @@ public final class SrqActivation {
     /** Null without connectTo. */
     private final Connector connector;
     private final AtomicBoolean stopped = new AtomicBoolean();
+    private final Duration drainTimeout;
     private volatile boolean freed;
 
-    private SrqActivation(WorkManager wm, LimitEventSink sink, MessageEndpointFactory factory, InboundConfig config,
-                          Context context) throws VerbsException {
+    private SrqActivation(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
+                          MessageEndpointFactory factory, InboundConfig config, Context context) throws VerbsException {
         this.factory = factory;
         this.context = context;
+        this.drainTimeout = config.drainTimeout();
         this.device = context.deviceName();
         this.name = config.srqName().isEmpty() ? factory.getEndpointClass().getSimpleName() : config.srqName();
         ProtectionDomain pd = context.allocPd();
@@ -70,19 +77,20 @@ public final class SrqActivation {
         // created with limit 0; the first top-up arms it after posting (driver note 4)
         SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
         this.buffers = new ReceiveBuffers(pd, srq, config);
-        this.links = new Links(name, pd, cq, srq, config.replyBufferSize());
-        this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm);
+        this.links = new Links(name, pd, cq, srq, config.replyBufferSize(), config.replyTimeout());
+        this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm,
+                new DeliveryRules(name, config.maxDeliveryAttempts(), tsr, sink, factory.getEndpointClass().getClassLoader(),
+                        SrqBatchListener.class.isAssignableFrom(factory.getEndpointClass()), config.maxBatchSize()));
         try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(Poller.BATCH)) {
             buffers.topUp(wrs);
         }
         this.listener = context.listen(config.listenAddress(), 128);
         this.listenAddress = listener.localAddress();
-        this.control = new ControlLoop(name, listener, context, srq, buffers, links, sink,
-                factory.getEndpointClass().getClassLoader());
+        this.control = new ControlLoop(name, listener, context, srq, buffers, links,
+                new ObserverDispatch(name, wm, sink, factory.getEndpointClass().getClassLoader()));
         this.connector = config.connectTo() == null ? null : new Connector(name, config.connectTo(),
                 config.connectCount(), config.reconnectInterval(), links);
-        LOG.infof("activation %s on %s listening at %s%s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, limit %d",
-                name, device, listenAddress, config.connectTo() == null ? ""
+        RaLogger.LOG.activationStarted(name, device, listenAddress, config.connectTo() == null ? ""
                         : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
                 srq.maxWr(), config.srq().maxWr(), config.bufferSize(), buffers.fill(), config.srq().srqLimit());
     }
@@ -92,22 +100,24 @@ public final class SrqActivation {
      * connector.
      *
      * @param wm      the container's work manager
-     * @param sink    where limit events go
+     * @param sink    where limit events and dead letters go
+     * @param tsr     the container's transaction synchronization registry, to learn that a delivery's
+     *                transaction rolled back; null without one
      * @param factory the endpoint factory
      * @param config  the checked configuration
      * @return the running activation
      * @throws ResourceException naming the bad property (a device limit), or the verbs error with its
      *                           errno; nothing is left open
      */
-    public static SrqActivation start(WorkManager wm, LimitEventSink sink, MessageEndpointFactory factory,
-                                      InboundConfig config) throws ResourceException {
-        SrqActivation a = open(wm, sink, factory, config);
+    public static SrqActivation start(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
+                                      MessageEndpointFactory factory, InboundConfig config) throws ResourceException {
+        SrqActivation a = open(wm, sink, tsr, factory, config);
         a.startWorks(wm);
         return a;
     }
 
-    private static SrqActivation open(WorkManager wm, LimitEventSink sink, MessageEndpointFactory factory,
-                                      InboundConfig config) throws ResourceException {
+    private static SrqActivation open(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
+                                      MessageEndpointFactory factory, InboundConfig config) throws ResourceException {
         Context context;
         try {
             context = config.device().open();
@@ -117,7 +127,7 @@ public final class SrqActivation {
         }
         try {
             config.checkAgainst(SrqActivationSpec.check(), context.queryDevice());
-            return new SrqActivation(wm, sink, factory, config, context);
+            return new SrqActivation(wm, sink, tsr, factory, config, context);
         } catch (ResourceException e) {
             throw Teardown.rollback(e, context);
         } catch (VerbsException | RuntimeException | OutOfMemoryError e) {
@@ -163,38 +173,55 @@ public final class SrqActivation {
     }
 
     /**
-     * Deactivation: stops accepting and connecting, disconnects every connection, delivers what is
-     * already in the CQ, waits for running deliveries, releases the endpoints and frees every native
-     * object — all within {@code bound}. An endpoint still inside onReceive at the bound keeps its
-     * message buffer (and so the device context) alive: the endpoints are released and the natives
-     * freed when that last delivery returns, never under it. Idempotent.
+     * Deactivation without silent loss, in this order:
+     * <ol>
+     *   <li>stops accepting and connecting (the control loop and the connector end);</li>
+     *   <li>stops new arrivals: every connection's QP goes to ERROR, so no further message is
+     *       acknowledged to a sender — their later sends end in IBV_WC_RETRY_EXC_ERR — while what the
+     *       CQ already holds stays (driver note 18; nothing waits for IBV_EVENT_QP_LAST_WQE_REACHED,
+     *       driver note 8);</li>
+     *   <li>delivers what the CQ holds, reposting nothing, until the CQ stays empty or the drain
+     *       timeout (activation property drainTimeout) passes; then counts whatever is left —
+     *       in the CQ or in batches not yet begun — as {@code undelivered}, logs it at WARN
+     *       (SRQRA0300) and reports it in the statistics;</li>
+     *   <li>destroys the connections (only now: mlx5 drops a destroyed QP's completions) and the
+     *       listener, waits up to {@code bound} for deliveries still running, releases the
+     *       endpoints and frees every native object.</li>
+     * </ol>
+     * A message acknowledged to its sender is so either delivered or counted undelivered, never
+     * dropped unseen. An endpoint still inside onReceive at the bound keeps its message buffer (and
+     * so the device context) alive: the endpoints are released and the natives freed when that
+     * last delivery returns, never under it. Idempotent.
      *
-     * @param bound the longest the deactivation waits
+     * @param bound the longest the deactivation waits for running deliveries after the drain
      */
     public void stop(Duration bound) {
         if (!stopped.compareAndSet(false, true)) {
             return;
         }
         long start = System.nanoTime();
-        long quarter = bound.toNanos() / 4;
-        long deadline = start + bound.toNanos();
+        long loops = start + LOOP_BOUND.toNanos();
         control.release();
         if (connector != null) {
             connector.release();
-            connector.awaitEnd(start + quarter);
+            connector.awaitEnd(loops);
         }
-        control.awaitEnd(start + quarter);
+        control.awaitEnd(loops);
+        int failed = links.stopArrivals();
+        if (failed > 0) {
+            RaLogger.LOG.stopArrivalsFailed(name, failed);
+        }
+        poller.drain(drainTimeout);
+        long drained = System.nanoTime() + drainTimeout.toNanos() + DRAIN_MARGIN.toNanos();
+        if (!poller.awaitEnd(drained)) {
+            poller.release();
+            poller.awaitEnd(drained + DRAIN_MARGIN.toNanos());
+        }
         Teardown.quietly(listener); // disconnects and destroys every accepted connection id
         links.closeAll();
-        poller.drain();
-        if (!poller.awaitEnd(start + 3 * quarter)) {
-            poller.release();
-            poller.awaitEnd(deadline);
-        }
-        poller.release();
+        long deadline = System.nanoTime() + bound.toNanos();
         if (!poller.awaitDeliveries(deadline) || !poller.hasEnded()) {
-            LOG.warnf("activation %s: deliveries still running %d ms into deactivation; the endpoints and native "
-                    + "objects are freed when they return", name, bound.toMillis());
+            RaLogger.LOG.deliveriesOutliveDeactivation(name, bound.toMillis());
         }
         poller.whenIdle(this::free);
     }
@@ -204,7 +231,11 @@ public final class SrqActivation {
         poller.releaseEndpoints();
         Teardown.quietly(context);
         freed = true;
-        LOG.infof("activation %s stopped: %s", name, statistics());
+        long undelivered = poller.undelivered();
+        if (undelivered > 0) {
+            RaLogger.LOG.undeliveredAtDeactivation(name, undelivered, drainTimeout.toMillis());
+        }
+        RaLogger.LOG.activationStopped(name, statistics());
     }
 
     /** @return whether the native objects are freed (deactivation done and no delivery left) */
@@ -215,7 +246,7 @@ public final class SrqActivation {
     /** @return the counters now */
     public ActivationStatistics statistics() {
         return new ActivationStatistics(name, device, buffers.posted(), poller.completed(), poller.delivered(),
-                poller.failures(), poller.errors(), control.limitEvents(), buffers.outstanding(), buffers.fill(),
+                poller.undelivered(), poller.failures(), poller.redelivered(), poller.deadLettered(), poller.errors(), control.limitEvents(), buffers.outstanding(), buffers.fill(),
                 links.size());
     }
 }

@@ -1,6 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.PropertyCheck;
@@ -21,7 +22,7 @@ import java.time.Duration;
  * {@code @ActivationConfigProperty}); {@link #validate()} checks them all and names the first bad
  * one with its allowed range. Device limits are checked again when the device is opened.
  */
-@Activation(messageListeners = SrqReceiveListener.class)
+@Activation(messageListeners = {SrqReceiveListener.class, SrqBatchListener.class})
 public class SrqActivationSpec implements ActivationSpec {
     private static final PropertyCheck CHECK = new PropertyCheck(SrqActivationSpec.class);
 
@@ -37,6 +38,10 @@ public class SrqActivationSpec implements ActivationSpec {
     private String cqSize = "";
     private String pollMode = "adaptive";
     private String maxConcurrency = "8";
+    private String drainTimeout = "5000";
+    private String maxDeliveryAttempts = "1";
+    private String maxBatchSize = "32";
+    private String replyTimeout = "1000";
     private String listenAddress = "0.0.0.0";
     private String listenPort = "7471";
     private String initialFill = "";
@@ -74,8 +79,16 @@ public class SrqActivationSpec implements ActivationSpec {
         int count = CHECK.integer("connectCount", connectCount, 1, 1024, "connections kept to connectTo");
         int reconnect = CHECK.integer("reconnectInterval", reconnectInterval, 100, 3_600_000,
                 "milliseconds before a failed or lost connection is tried again");
+        int drain = CHECK.integer("drainTimeout", drainTimeout, 0, 600_000,
+                "milliseconds deactivation delivers what the CQ holds before counting the rest undelivered");
         return new InboundConfig(selection, srqName == null ? "" : srqName.trim(), srq, buffer, cq, mode, concurrency,
-                new InetSocketAddress(listen, port), fill, replenish, reply, remote, count, Duration.ofMillis(reconnect));
+                new InetSocketAddress(listen, port), fill, replenish, reply, remote, count, Duration.ofMillis(reconnect),
+                Duration.ofMillis(drain), CHECK.integer("maxDeliveryAttempts", maxDeliveryAttempts, 1, 1000,
+                        "delivery attempts per message (1: a failed delivery is not repeated)"),
+                CHECK.integer("maxBatchSize", maxBatchSize, 1, Poller.BATCH,
+                        "messages per call of an SrqBatchListener (at most one poll of the CQ)"),
+                Duration.ofMillis(CHECK.integer("replyTimeout", replyTimeout, 0, 30_000,
+                        "milliseconds a reply waits for room in its connection's send ring, then ETIMEDOUT")));
     }
 
     /**
@@ -249,6 +262,62 @@ public class SrqActivationSpec implements ActivationSpec {
     /** @param pollMode busy | event | adaptive */
     public void setPollMode(String pollMode) {
         this.pollMode = pollMode;
+    }
+
+    /** @return replyTimeout text */
+    public String getReplyTimeout() {
+        return replyTimeout;
+    }
+
+    /**
+     * @param replyTimeout milliseconds, 0..30000 (default 1000): how long a reply waits for room in
+     *                     its connection's send ring of 64 replies (full when the peer stops reading);
+     *                     then it fails with ETIMEDOUT and the delivering thread goes on
+     */
+    public void setReplyTimeout(String replyTimeout) {
+        this.replyTimeout = replyTimeout;
+    }
+
+    /** @return maxBatchSize text */
+    public String getMaxBatchSize() {
+        return maxBatchSize;
+    }
+
+    /**
+     * @param maxBatchSize 1..32 (default 32): messages per call of an MDB implementing
+     *                     SrqBatchListener; ignored for SrqReceiveListener
+     */
+    public void setMaxBatchSize(String maxBatchSize) {
+        this.maxBatchSize = maxBatchSize;
+    }
+
+    /** @return maxDeliveryAttempts text */
+    public String getMaxDeliveryAttempts() {
+        return maxDeliveryAttempts;
+    }
+
+    /**
+     * @param maxDeliveryAttempts 1..1000 (default 1): attempts per message; a failed attempt (an
+     *                            exception out of the listener or before/afterDelivery, a rolled-back
+     *                            container transaction) is repeated at once until they run out, then
+     *                            SrqDeadLetter is fired
+     */
+    public void setMaxDeliveryAttempts(String maxDeliveryAttempts) {
+        this.maxDeliveryAttempts = maxDeliveryAttempts;
+    }
+
+    /** @return drainTimeout text */
+    public String getDrainTimeout() {
+        return drainTimeout;
+    }
+
+    /**
+     * @param drainTimeout milliseconds, 0..600000 (default 5000): at deactivation, after the QPs
+     *                     stopped acknowledging, how long what the CQ holds is still delivered; the
+     *                     rest is counted undelivered and logged (SRQRA0300)
+     */
+    public void setDrainTimeout(String drainTimeout) {
+        this.drainTimeout = drainTimeout;
     }
 
     /** @return maxConcurrency text */

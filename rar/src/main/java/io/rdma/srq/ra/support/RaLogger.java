@@ -72,4 +72,73 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 106, value = "refilling pooled SRQ '%s' on %s failed")
     void refillFailed(@Cause Throwable cause, String srq, String device);
+
+    // ---- inbound delivery (300-399) ----
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 300, value = "activation %s: %d message(s) acknowledged to their senders were not delivered: the "
+            + "drain timeout of %d ms passed at deactivation (counted as undelivered in the statistics)")
+    void undeliveredAtDeactivation(String activation, long undelivered, long drainTimeoutMs);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 301, value = "activation %s: deliveries still running %d ms after the drain; the endpoints and "
+            + "native objects are freed when they return")
+    void deliveriesOutliveDeactivation(String activation, long boundMs);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 302, value = "activation %s: %d connection(s) could not be moved to ERROR at deactivation and were "
+            + "closed at once")
+    void stopArrivalsFailed(String activation, int connections);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 303, value = "activation %s on %s listening at %s%s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, "
+            + "limit %d")
+    void activationStarted(String activation, String device, Object listenAddress, String connectTo, int srqMaxWr,
+                           int buffers, int bufferSize, int fill, int srqLimit);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 304, value = "activation %s stopped: %s")
+    void activationStopped(String activation, Object statistics);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 305, value = "activation %s: %d SrqLimitReached events already wait for a slow observer; the "
+            + "oldest is dropped")
+    void observerEventDropped(String activation, int waiting);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 306, value = "activation %s: the WorkManager refused the Work for SrqLimitReached observers")
+    void observerWorkRejected(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 307, value = "activation %s: an SrqLimitReached observer failed")
+    void observerFailed(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 308, value = "activation %s: a message of connection %d failed all %d delivery attempt(s); "
+            + "SrqDeadLetter fired")
+    void deadLettered(@Cause Throwable lastFailure, String activation, long connectionId, int attempts);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 309, value = "activation %s: an SrqDeadLetter observer failed")
+    void deadLetterObserverFailed(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 310, value = "activation %s: cannot schedule a delivery; running it on the poller")
+    void deliveryNotScheduled(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 311, value = "activation %s: connection %d to %s failed (trying again every %d ms): %s")
+    void connectFailed(String activation, int slot, Object remote, long intervalMs, String reason);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 312, value = "activation %s: refusing the connection request of %s: %s")
+    void connectRefused(String activation, Object remote, String reason);
+
+    @LogMessage(level = Logger.Level.ERROR)
+    @Message(id = 313, value = "activation %s: IBV_EVENT_DEVICE_FATAL on %s; no more messages will arrive")
+    void deviceFatal(String activation, String device);
+
+    @LogMessage(level = Logger.Level.ERROR)
+    @Message(id = 314, value = "%s stopped")
+    void loopFailed(@Cause Throwable cause, String loop);
 }

@@ -63,8 +63,19 @@ public final class RcConnection implements AutoCloseable {
      * @param ringAtOnce   register the ring ({@value #SEND_DEPTH} × slotSize bytes) when the connection
      *                     is built; otherwise on the first send, so a connection that never sends
      *                     registers no send memory
+     * @param fullWait     the longest a send waits for room in a full ring, then ETIMEDOUT
      */
-    public record Sends(int slotSize, String slotProperty, boolean ringAtOnce) {
+    public record Sends(int slotSize, String slotProperty, boolean ringAtOnce, Duration fullWait) {
+        /**
+         * Sends that wait up to {@link SendRing#FULL_QUEUE_WAIT} for room.
+         *
+         * @param slotSize     bytes per message
+         * @param slotProperty the property that sets it
+         * @param ringAtOnce   register the ring when the connection is built
+         */
+        public Sends(int slotSize, String slotProperty, boolean ringAtOnce) {
+            this(slotSize, slotProperty, ringAtOnce, SendRing.FULL_QUEUE_WAIT);
+        }
     }
 
     /** Connects a QP in RESET: rdma_accept or rdma_connect. */
@@ -224,7 +235,7 @@ public final class RcConnection implements AutoCloseable {
             throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "the connection to " + peer() + " is closed");
         }
         if (ring == null) {
-            ring = new SendRing(pd, qp, sendCq, sends.slotSize(), SEND_DEPTH, this::peer);
+            ring = new SendRing(pd, qp, sendCq, sends.slotSize(), SEND_DEPTH, this::peer, sends.fullWait());
         }
         return ring;
     }

@@ -26,7 +26,8 @@ import java.util.function.Supplier;
  * touches freed memory. The QP and CQ stay the caller's.
  */
 public final class SendRing implements AutoCloseable {
-    private static final Duration FULL_QUEUE_WAIT = Duration.ofSeconds(30);
+    /** The longest {@link #post} waits for room when no other bound is given. */
+    public static final Duration FULL_QUEUE_WAIT = Duration.ofSeconds(30);
 
     private final QueuePair qp;
     private final CompletionQueue sendCq;
@@ -36,6 +37,7 @@ public final class SendRing implements AutoCloseable {
     private final int depth;
     private final Supplier<String> peer;
     private long sent;
+    private final Duration fullWait;
     private int inFlight;
     private String failure;
     private boolean closed;
@@ -51,10 +53,12 @@ public final class SendRing implements AutoCloseable {
      * @param slotSize bytes per message, ≥ 1
      * @param depth    sends in flight at most, ≥ 1
      * @param peer     names the peer in error messages
+     * @param fullWait the longest {@link #post} waits for room in a full ring before ETIMEDOUT
      * @throws VerbsException the errno of ibv_reg_mr
      */
     public SendRing(ProtectionDomain pd, QueuePair qp, CompletionQueue sendCq, int slotSize, int depth,
-                    Supplier<String> peer) throws VerbsException {
+                    Supplier<String> peer, Duration fullWait) throws VerbsException {
+        this.fullWait = fullWait;
         this.qp = qp;
         this.sendCq = sendCq;
         this.slotSize = slotSize;
@@ -72,7 +76,8 @@ public final class SendRing implements AutoCloseable {
      * @param immData  immediate data in host order, or null
      * @param property the configuration property that sets the slot size, for EMSGSIZE's message
      * @throws VerbsException EMSGSIZE above the slot size; EIO if an earlier send completed with an
-     *                        error (named); ETIMEDOUT if the ring stayed full for 30 s; ENOTCONN after
+     *                        error (named); ETIMEDOUT if the ring stayed full for the ring's
+     *                        full-queue wait (30 s unless given); ENOTCONN after
      *                        {@link #close()}
      */
     public synchronized void post(ByteBuffer message, Integer immData, String property) throws VerbsException {
@@ -82,7 +87,7 @@ public final class SendRing implements AutoCloseable {
             throw new VerbsException("ibv_post_send", Errno.EMSGSIZE, "a message of " + length + " bytes exceeds "
                     + property + " " + slotSize);
         }
-        long deadline = System.nanoTime() + FULL_QUEUE_WAIT.toNanos();
+        long deadline = System.nanoTime() + fullWait.toNanos();
         while (inFlight >= depth) {
             if (closing) {
                 throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "the connection to " + peer.get()
@@ -90,7 +95,7 @@ public final class SendRing implements AutoCloseable {
             }
             if (reap() == 0 && System.nanoTime() > deadline) {
                 throw new VerbsException("ibv_post_send", Errno.ETIMEDOUT, "the send queue to " + peer.get()
-                        + " stayed full for " + FULL_QUEUE_WAIT.toSeconds() + " s");
+                        + " stayed full for " + fullWait.toMillis() + " ms");
             }
         }
         checkFailure();

@@ -64,7 +64,7 @@ public final class AdapterRateReceiver {
         spec.setSrqName("bench");
         NoOpEndpointFactory endpoints = new NoOpEndpointFactory();
         TestBootstrapContext bootstrap = new TestBootstrapContext();
-        SrqActivation activation = SrqActivation.start(bootstrap.getWorkManager(), (event, loader) -> { },
+        SrqActivation activation = SrqActivation.start(bootstrap.getWorkManager(), (event, loader) -> { }, null,
                 endpoints, spec.config());
         try (BufferedReader counts = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
             System.out.println("LISTENING port=" + activation.listenAddress().getPort());

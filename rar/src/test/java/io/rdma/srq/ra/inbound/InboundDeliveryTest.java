@@ -45,9 +45,11 @@ class InboundDeliveryTest {
     void start() throws Exception {
         liveBefore = SoftProvider.liveObjects();
         ra.start(bootstrap);
-        ra.setLimitEventSink((event, loader) -> {
-            limitEvents.add(event);
-            limitEventLoaders.add(loader);
+        ra.setEventSink((event, loader) -> {
+            if (event instanceof SrqLimitReached limit) {
+                limitEvents.add(limit);
+                limitEventLoaders.add(loader);
+            }
         });
     }
 
@@ -208,7 +210,8 @@ class InboundDeliveryTest {
 
     @Test
     void anEndpointStillRunningAtTheBoundKeepsItsBufferUntilItReturns() throws Exception {
-        SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1"));
+        SrqActivation a = activate(spec("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1",
+                "drainTimeout", "100"));
         java.util.concurrent.CountDownLatch inCall = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
         List<Long> readAfterStop = new CopyOnWriteArrayList<>();
@@ -227,7 +230,8 @@ class InboundDeliveryTest {
         assertTrue(inCall.await(10, java.util.concurrent.TimeUnit.SECONDS));
         long start = System.nanoTime();
         a.stop(Duration.ofMillis(300));
-        assertTrue(System.nanoTime() - start < Duration.ofSeconds(2).toNanos(), "deactivation returned at its bound");
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(2).toNanos(),
+                "deactivation returned at its drain timeout and bound");
         assertTrue(!a.freed(), "the device context and the slab stay while the endpoint runs");
         assertEquals(0, endpoints.released.get(), "its endpoint is not released under it");
         resume.countDown();
@@ -300,6 +304,28 @@ class InboundDeliveryTest {
         assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos(),
                 "deactivation within its 10 s bound, not after the reply's 30 s wait");
         assertTrue(replyErrors.contains("ENOTCONN"), "the waiting reply gave up with ENOTCONN: " + replyErrors);
+    }
+
+    @Test
+    void aReplyToAPeerThatNeverReadsFailsAfterReplyTimeoutAndFreesTheDeliveringThread() throws Exception {
+        SrqActivation a = activate(spec("srqMaxWr", "256", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1",
+                "replyTimeout", "50"));
+        List<String> replyErrors = new CopyOnWriteArrayList<>();
+        endpoints.behaviour(c -> {
+            try {
+                c.reply(ByteBuffer.allocate(8)); // the sender posts no receives: replies never complete
+            } catch (io.rdma.srq.api.VerbsException e) {
+                replyErrors.add(e.errnoName());
+            }
+        });
+        SoftSender s = sender(a, 64);
+        for (int i = 0; i < 100; i++) {
+            s.send(i, 64, null);
+        }
+        // one endpoint: with the former 30 s wait per reply, 36 replies would hold it for 18 minutes
+        await(() -> a.statistics().delivered() == 100, "all 100 delivered while their replies cannot be sent");
+        assertEquals(36, replyErrors.size(), "64 replies fill the send ring, the other 36 fail: " + replyErrors);
+        assertTrue(replyErrors.stream().allMatch("ETIMEDOUT"::equals), replyErrors.toString());
     }
 
     @Test

@@ -312,7 +312,7 @@ class RequestReplyTest extends SoftAdapterTest {
     @Test
     void theLimitEventRefillsAndRearmsAPooledSrqAndFiresSrqLimitReachedNamingIt() throws Exception {
         List<io.rdma.srq.api.SrqLimitReached> fired = new java.util.concurrent.CopyOnWriteArrayList<>();
-        ra.setLimitEventSink((event, loader) -> fired.add(event));
+        ra.setEventSink((event, loader) -> { if (event instanceof io.rdma.srq.api.SrqLimitReached e) fired.add(e); });
         endpoints.behaviour(RequestReplyTest::echo);
         SrqActivation a = activate();
         try (SrqConnection c = factory.getConnection()) {

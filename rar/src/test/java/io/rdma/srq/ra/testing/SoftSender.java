@@ -30,6 +30,8 @@ public final class SoftSender implements AutoCloseable {
     private int inFlight;
     /** Send completions with an error status. */
     public int sendErrors;
+    /** Send completions with SUCCESS: messages the receiver acknowledged. */
+    public int acknowledged;
 
     /**
      * @param to           the listener's address
@@ -81,6 +83,8 @@ public final class SoftSender implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             if (!wcs.isSuccess(i)) {
                 sendErrors++;
+            } else {
+                acknowledged++;
             }
         }
         inFlight -= n;

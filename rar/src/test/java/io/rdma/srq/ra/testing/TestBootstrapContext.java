@@ -11,6 +11,12 @@ import java.util.Timer;
 /** A minimal BootstrapContext for container-less adapter tests (like the Artemis RA tests). */
 public final class TestBootstrapContext implements BootstrapContext {
     private final TestWorkManager workManager = new TestWorkManager();
+    private volatile TransactionSynchronizationRegistry transactions;
+
+    /** @param registry what {@link #getTransactionSynchronizationRegistry()} returns (null: none) */
+    public void transactions(TransactionSynchronizationRegistry registry) {
+        this.transactions = registry;
+    }
 
     @Override
     public WorkManager getWorkManager() {
@@ -39,6 +45,6 @@ public final class TestBootstrapContext implements BootstrapContext {
 
     @Override
     public TransactionSynchronizationRegistry getTransactionSynchronizationRegistry() {
-        return null;
+        return transactions;
     }
 }

@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  */
 public final class TestEndpointFactory implements MessageEndpointFactory {
     /** One received message, copied during the call. */
-    public record Received(long wrId, int byteLen, byte[] payload, boolean hasImm, int immData, int srcQp, int qpNum) {
+    public record Received(long wrId, int byteLen, byte[] payload, boolean hasImm, int immData, int srcQp, int qpNum,
+                           long connectionId, int attempt) {
     }
 
     /** Messages in arrival order. */
@@ -40,6 +41,34 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
     private volatile boolean recordPayloads = true;
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile Consumer<ReceiveCompletion> behaviour = c -> { };
+    private volatile TestTransactions transactions;
+    private final boolean batch;
+    private volatile Consumer<List<ReceiveCompletion>> batchBehaviour = b -> { };
+    /** Sizes of the batch calls, in order (batch endpoints only). */
+    public final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+
+    /** Endpoints implementing SrqReceiveListener. */
+    public TestEndpointFactory() {
+        this(false);
+    }
+
+    /** @param batch whether the endpoints implement SrqBatchListener (each message recorded as for single ones) */
+    public TestEndpointFactory(boolean batch) {
+        this.batch = batch;
+    }
+
+    /** @param b extra work done in a batch call after every message was recorded (e.g. throwing) */
+    public void batchBehaviour(Consumer<List<ReceiveCompletion>> b) {
+        this.batchBehaviour = b;
+    }
+
+    /**
+     * @param t deliveries are transacted (CMT REQUIRED): beforeDelivery begins a transaction of
+     *          {@code t}, afterDelivery ends it; null: not transacted
+     */
+    public void transacted(TestTransactions t) {
+        this.transactions = t;
+    }
 
     /** @param record whether to keep a copy of every message (off for large runs; sequences are kept) */
     public void recordPayloads(boolean record) {
@@ -69,7 +98,7 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
     @Override
     public MessageEndpoint createEndpoint(XAResource xa) throws UnavailableException {
         created.incrementAndGet();
-        return new Endpoint();
+        return batch ? new BatchEndpoint() : new Endpoint();
     }
 
     @Override
@@ -79,7 +108,7 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public boolean isDeliveryTransacted(Method method) {
-        return false;
+        return transactions != null;
     }
 
     @Override
@@ -89,7 +118,42 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public Class<?> getEndpointClass() {
-        return Endpoint.class;
+        return batch ? BatchEndpoint.class : Endpoint.class;
+    }
+
+    /** A batch MDB stand-in: records each message of a call as {@link Endpoint} does, then the batch behaviour. */
+    public final class BatchEndpoint implements MessageEndpoint, io.rdma.srq.api.SrqBatchListener {
+        private final Endpoint single = new Endpoint();
+
+        @Override
+        public void beforeDelivery(Method method) {
+            if (!method.getDeclaringClass().equals(io.rdma.srq.api.SrqBatchListener.class)) {
+                violations.add("beforeDelivery of " + method + " on a batch endpoint");
+            }
+            single.beforeDelivery(method);
+        }
+
+        @Override
+        public void onReceive(List<ReceiveCompletion> batch) {
+            batchSizes.add(batch.size());
+            for (int i = 0; i < batch.size(); i++) {
+                if (i > 0) {
+                    single.state = "before";
+                }
+                single.onReceive(batch.get(i));
+            }
+            batchBehaviour.accept(batch);
+        }
+
+        @Override
+        public void afterDelivery() {
+            single.afterDelivery();
+        }
+
+        @Override
+        public void release() {
+            released.incrementAndGet();
+        }
     }
 
     /** The endpoint: an MDB instance stand-in. */
@@ -102,6 +166,10 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
                 violations.add("beforeDelivery in state " + state);
             }
             state = "before";
+            TestTransactions t = transactions;
+            if (t != null) {
+                t.begin();
+            }
         }
 
         @Override
@@ -118,7 +186,7 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
                 }
                 if (recordPayloads) {
                     received.add(new Received(c.wrId(), c.byteLen(), c.copyPayload(), c.hasImmData(), c.immData(),
-                            c.srcQp(), c.qpNum()));
+                            c.srcQp(), c.qpNum(), c.connectionId(), c.deliveryAttempt()));
                 }
                 if (!gate.await(30, TimeUnit.SECONDS)) {
                     violations.add("gate never opened");
@@ -126,6 +194,12 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
                 behaviour.accept(c);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                TestTransactions t = transactions;
+                if (t != null) {
+                    t.setRollbackOnly(); // a system exception rolls the CMT transaction back
+                }
+                throw e;
             } finally {
                 concurrent.decrementAndGet();
                 state = "delivered";
@@ -138,6 +212,10 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
                 violations.add("afterDelivery in state " + state);
             }
             state = "idle";
+            TestTransactions t = transactions;
+            if (t != null) {
+                t.end();
+            }
         }
 
         @Override

@@ -1,25 +1,25 @@
 package io.rdma.srq.ra.inbound;
 
-import io.rdma.srq.api.SrqLimitReached;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.spi.CDI;
 import org.jboss.logging.Logger;
 
 /**
- * Fires {@link SrqLimitReached} to the activating application's observers, synchronous
- * ({@code @Observes}) and asynchronous ({@code @ObservesAsync}), with the application's class loader
- * as thread context class loader ({@code CDI.current()} picks the container by it).
+ * Fires an adapter event ({@link io.rdma.srq.api.SrqLimitReached}, {@link io.rdma.srq.api.SrqDeadLetter})
+ * to the activating application's observers, synchronous ({@code @Observes}) and asynchronous
+ * ({@code @ObservesAsync}), with the application's class loader as thread context class loader
+ * ({@code CDI.current()} picks the container by it).
  */
-public final class CdiLimitEventSink implements LimitEventSink {
-    private static final Logger LOG = Logger.getLogger(CdiLimitEventSink.class);
+public final class CdiEventSink implements EventSink {
+    private static final Logger LOG = Logger.getLogger(CdiEventSink.class);
 
     @Override
-    public void fire(SrqLimitReached event, ClassLoader classLoader) {
+    public void fire(Object event, ClassLoader classLoader) {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(classLoader);
         try {
-            Event<SrqLimitReached> events = CDI.current().getBeanManager().getEvent().select(SrqLimitReached.class);
+            Event<Object> events = CDI.current().getBeanManager().getEvent(); // observers resolve by the runtime type
             events.fire(event);
             events.fireAsync(event);
         } catch (IllegalStateException | UnsupportedOperationException noCdi) {

@@ -1,0 +1,188 @@
+package io.rdma.srq.ra.inbound;
+
+import io.rdma.srq.api.ActivationStatistics;
+import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.SoftSender;
+import io.rdma.srq.ra.testing.TestBootstrapContext;
+import io.rdma.srq.ra.testing.TestEndpointFactory;
+import io.rdma.srq.verbs.soft.SoftProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Deactivation without silent loss on the soft device: arrivals stop first (QPs to ERROR, senders
+ * see errors, never SUCCESS for a message that is then dropped), the CQ is drained within
+ * drainTimeout, the rest is counted undelivered; and application observers never run on the
+ * control loop's thread.
+ */
+class DeactivationDrainTest {
+    private final SrqResourceAdapter ra = new SrqResourceAdapter();
+    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
+    private final TestEndpointFactory endpoints = new TestEndpointFactory();
+    private final List<SoftSender> senders = new ArrayList<>();
+    private int liveBefore;
+
+    @BeforeEach
+    void start() throws Exception {
+        liveBefore = SoftProvider.liveObjects();
+        ra.start(bootstrap);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (SoftSender s : senders) {
+            s.close();
+        }
+        ra.stop();
+        bootstrap.testWorkManager().shutdown();
+        assertEquals(List.of(), endpoints.violations, "beforeDelivery/onReceive/afterDelivery strictly paired");
+        assertEquals(liveBefore, SoftProvider.liveObjects(), "deactivation freed every native object");
+    }
+
+    private SrqActivationSpec spec(String... properties) throws Exception {
+        SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setProvider("soft");
+        spec.setListenAddress("10.0.0.1");
+        spec.setListenPort("0");
+        spec.setResourceAdapter(ra);
+        for (int i = 0; i < properties.length; i += 2) {
+            String p = properties[i];
+            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
+                    .invoke(spec, properties[i + 1]);
+        }
+        return spec;
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    @Test
+    void midStreamDeactivationWithABacklogLargerThanTheDrainLosesNothingSilently() throws Exception {
+        SrqActivationSpec spec = spec("srqMaxWr", "512", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "2",
+                "drainTimeout", "200");
+        ra.endpointActivation(endpoints, spec);
+        SrqActivation a = ra.activations().getFirst();
+        endpoints.behaviour(c -> LockSupport.parkNanos(2_000_000)); // a slow MDB: 2 ms a message
+        SoftSender s = new SoftSender(a.listenAddress(), 64);
+        senders.add(s);
+        AtomicReference<Throwable> senderFailure = new AtomicReference<>();
+        CountDownLatch backlog = new CountDownLatch(1);
+        AtomicInteger sent = new AtomicInteger();
+        Thread sender = Thread.ofPlatform().start(() -> {
+            try {
+                // sends until the receiver stops acknowledging (its QP went to ERROR)
+                for (long seq = 0; s.sendErrors == 0 && seq < 100_000; seq++) {
+                    s.send(seq, 64, null);
+                    if (sent.incrementAndGet() == 600) {
+                        backlog.countDown();
+                    }
+                }
+                s.drain(Duration.ofSeconds(10));
+            } catch (Throwable t) {
+                senderFailure.set(t);
+            } finally {
+                backlog.countDown();
+            }
+        });
+        assertTrue(backlog.await(20, TimeUnit.SECONDS));
+        ra.endpointDeactivation(endpoints, spec);
+        sender.join(20_000);
+        assertNull(senderFailure.get());
+        await(a::freed, "the natives freed");
+        ActivationStatistics st = a.statistics();
+        assertTrue(s.sendErrors > 0, "the sender saw its later sends fail once arrivals stopped");
+        assertTrue(st.undelivered() > 0, "a backlog larger than 200 ms of a 2 ms MDB leaves some undelivered: " + st);
+        assertEquals(s.acknowledged, st.delivered() + st.undelivered(),
+                "every message acknowledged to the sender is delivered or counted undelivered: " + st);
+        assertEquals(st.delivered(), endpoints.received.size(), "delivered as counted");
+        assertEquals(st.delivered(), endpoints.distinctSequences(), "0 duplicates");
+        assertEquals(0, st.endpointFailures());
+    }
+
+    @Test
+    void aShortBacklogIsDeliveredWholeBeforeDeactivationEnds() throws Exception {
+        SrqActivationSpec spec = spec("srqMaxWr", "256", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1",
+                "drainTimeout", "10000");
+        ra.endpointActivation(endpoints, spec);
+        SrqActivation a = ra.activations().getFirst();
+        endpoints.close(); // hold deliveries: the CQ fills
+        SoftSender s = new SoftSender(a.listenAddress(), 64);
+        senders.add(s);
+        for (int i = 0; i < 200; i++) {
+            s.send(i, 64, null);
+        }
+        s.drain(Duration.ofSeconds(10));
+        assertEquals(200, s.acknowledged);
+        Thread opener = Thread.ofPlatform().start(() -> {
+            LockSupport.parkNanos(300_000_000);
+            endpoints.open();
+        });
+        ra.endpointDeactivation(endpoints, spec);
+        opener.join();
+        await(a::freed, "the natives freed");
+        ActivationStatistics st = a.statistics();
+        assertEquals(200, st.delivered(), "all 200 delivered within the drain timeout: " + st);
+        assertEquals(0, st.undelivered());
+        assertEquals(200, endpoints.distinctSequences());
+    }
+
+    @Test
+    void aBlockingObserverDelaysNeitherAcceptsNorDeactivation() throws Exception {
+        CountDownLatch observerEntered = new CountDownLatch(1);
+        CountDownLatch releaseObserver = new CountDownLatch(1);
+        List<Thread> observerThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ra.setEventSink((event, loader) -> {
+            observerThreads.add(Thread.currentThread());
+            observerEntered.countDown();
+            try {
+                releaseObserver.await(15, TimeUnit.SECONDS); // a synchronous observer blocking 10 s and more
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        SrqActivationSpec spec = spec("srqMaxWr", "64", "srqLimit", "8", "initialFill", "16", "replenishPolicy",
+                "fixed", "bufferSize", "64", "maxConcurrency", "1", "drainTimeout", "1000");
+        ra.endpointActivation(endpoints, spec);
+        SrqActivation a = ra.activations().getFirst();
+        endpoints.close();
+        SoftSender first = new SoftSender(a.listenAddress(), 64);
+        senders.add(first);
+        for (int i = 0; i < 12; i++) {
+            first.send(i, 64, null); // 16 posted, fewer than 8 left: the limit event
+        }
+        assertTrue(observerEntered.await(10, TimeUnit.SECONDS), "the limit event reached the observer");
+        assertTrue(observerThreads.stream().noneMatch(t -> t.getName().startsWith("srq-control-")),
+                "the observer runs off the control loop: " + observerThreads);
+        // while the observer blocks: a new connection is accepted and deactivation completes
+        SoftSender second = new SoftSender(a.listenAddress(), 64);
+        senders.add(second);
+        await(() -> a.statistics().connections() == 2, "the second connection accepted");
+        endpoints.open();
+        ra.endpointDeactivation(endpoints, spec);
+        await(a::freed, "deactivation done");
+        assertEquals(1, releaseObserver.getCount(), "all of it while the observer still blocked");
+        releaseObserver.countDown();
+    }
+}

@@ -1,0 +1,206 @@
+package io.rdma.srq.ra.inbound;
+
+import io.rdma.srq.api.ActivationStatistics;
+import io.rdma.srq.api.SrqDeadLetter;
+import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.SoftSender;
+import io.rdma.srq.ra.testing.TestBootstrapContext;
+import io.rdma.srq.ra.testing.TestEndpointFactory;
+import io.rdma.srq.ra.testing.TestTransactions;
+import io.rdma.srq.verbs.soft.SoftProvider;
+import jakarta.transaction.RollbackException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * maxDeliveryAttempts, the dead-letter event and rollback under (a stand-in for) container-managed
+ * transactions, on the soft device.
+ */
+class RedeliveryTest {
+    private final SrqResourceAdapter ra = new SrqResourceAdapter();
+    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
+    private final TestEndpointFactory endpoints = new TestEndpointFactory();
+    private final List<SrqDeadLetter> deadLetters = new CopyOnWriteArrayList<>();
+    private final List<ClassLoader> deadLetterLoaders = new CopyOnWriteArrayList<>();
+    private SoftSender sender;
+    private int liveBefore;
+
+    @BeforeEach
+    void start() throws Exception {
+        liveBefore = SoftProvider.liveObjects();
+        ra.start(bootstrap);
+        ra.setEventSink((event, loader) -> {
+            if (event instanceof SrqDeadLetter d) {
+                deadLetters.add(d);
+                deadLetterLoaders.add(loader);
+            }
+        });
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (sender != null) {
+            sender.close();
+        }
+        ra.stop();
+        bootstrap.testWorkManager().shutdown();
+        assertEquals(List.of(), endpoints.violations, "beforeDelivery/onReceive/afterDelivery strictly paired");
+        assertEquals(endpoints.created.get(), endpoints.released.get(), "every endpoint released");
+        assertEquals(liveBefore, SoftProvider.liveObjects(), "deactivation freed every native object");
+    }
+
+    private SrqActivation activate(String... properties) throws Exception {
+        SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setProvider("soft");
+        spec.setListenAddress("10.0.0.1");
+        spec.setListenPort("0");
+        spec.setResourceAdapter(ra);
+        spec.setSrqMaxWr("256");
+        spec.setSrqLimit("0");
+        spec.setBufferSize("64");
+        for (int i = 0; i < properties.length; i += 2) {
+            String p = properties[i];
+            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
+                    .invoke(spec, properties[i + 1]);
+        }
+        ra.endpointActivation(endpoints, spec);
+        SrqActivation a = ra.activations().getFirst();
+        sender = new SoftSender(a.listenAddress(), 64);
+        return a;
+    }
+
+    private static long seq(io.rdma.srq.api.ReceiveCompletion c) {
+        return c.payload().order(ByteOrder.nativeOrder()).getLong(0);
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    private void send(int n) throws Exception {
+        for (int i = 0; i < n; i++) {
+            sender.send(i, 64, i);
+        }
+        sender.drain(Duration.ofSeconds(10));
+        assertEquals(n, sender.acknowledged);
+    }
+
+    @Test
+    void aFailedDeliveryIsRepeatedUntilItSucceeds() throws Exception {
+        SrqActivation a = activate("maxDeliveryAttempts", "3", "maxConcurrency", "2");
+        endpoints.behaviour(c -> {
+            if (seq(c) % 10 == 0 && c.deliveryAttempt() < 3) {
+                throw new IllegalStateException("fails twice, then works: " + seq(c));
+            }
+        });
+        send(100);
+        await(() -> a.statistics().delivered() == 100, "100 messages delivered");
+        ActivationStatistics st = a.statistics();
+        assertEquals(20, st.endpointFailures(), "10 messages failed twice each");
+        assertEquals(20, st.redelivered());
+        assertEquals(0, st.deadLettered());
+        assertEquals(List.of(), deadLetters);
+        assertEquals(100, endpoints.distinctSequences(), "each message seen, none lost");
+        assertEquals(120, endpoints.received.size(), "100 first attempts and 20 redeliveries");
+        for (TestEndpointFactory.Received r : endpoints.received) {
+            long seq = ByteBuffer.wrap(r.payload()).order(ByteOrder.nativeOrder()).getLong();
+            assertTrue(r.attempt() == 1 || seq % 10 == 0, "only the failing ones are redelivered");
+        }
+    }
+
+    @Test
+    void whenTheAttemptsRunOutTheDeadLetterCarriesACopyTheConnectionTheAttemptsAndTheFailure() throws Exception {
+        SrqActivation a = activate("maxDeliveryAttempts", "4", "maxConcurrency", "1");
+        IllegalArgumentException poison = new IllegalArgumentException("poison message");
+        endpoints.behaviour(c -> {
+            if (seq(c) == 7) {
+                throw poison;
+            }
+        });
+        send(20);
+        await(() -> a.statistics().delivered() == 20, "20 messages delivered");
+        await(() -> deadLetters.size() == 1, "one dead letter");
+        SrqDeadLetter d = deadLetters.getFirst();
+        assertEquals(4, d.attempts());
+        assertEquals(poison, d.lastFailure());
+        assertEquals(7L, ByteBuffer.wrap(d.payload()).order(ByteOrder.nativeOrder()).getLong(), "a copy of message 7");
+        assertEquals(64, d.payload().length);
+        assertTrue(d.hasImmData());
+        assertEquals(7, d.immData());
+        long connection = endpoints.received.getFirst().connectionId();
+        assertTrue(connection > 0);
+        assertEquals(connection, d.connectionId(), "the dead letter names the message's connection");
+        assertEquals(TestEndpointFactory.Endpoint.class.getClassLoader(), deadLetterLoaders.getFirst(),
+                "observers run with the application's class loader");
+        ActivationStatistics st = a.statistics();
+        assertEquals(1, st.deadLettered());
+        assertEquals(4, st.endpointFailures());
+        assertEquals(3, st.redelivered());
+        assertEquals(20, endpoints.distinctSequences());
+    }
+
+    @Test
+    void aRolledBackContainerTransactionIsAFailedDeliveryAndIsRedelivered() throws Exception {
+        TestTransactions tx = new TestTransactions();
+        bootstrap.transactions(tx);
+        endpoints.transacted(tx);
+        Map<Long, Integer> attempts = new ConcurrentHashMap<>();
+        endpoints.behaviour(c -> {
+            long seq = seq(c);
+            attempts.merge(seq, 1, Integer::sum);
+            if (seq % 5 == 0 && c.deliveryAttempt() == 1) {
+                tx.setRollbackOnly(); // returns normally; the container rolls back in afterDelivery
+            }
+            if (seq == 3) {
+                tx.setRollbackOnly(); // always rolls back: dead-lettered
+            }
+        });
+        SrqActivation a = activate("maxDeliveryAttempts", "2", "maxConcurrency", "2");
+        send(50);
+        await(() -> a.statistics().delivered() == 50, "50 messages delivered");
+        await(() -> deadLetters.size() == 1, "message 3 dead-lettered");
+        for (long seq = 0; seq < 50; seq++) {
+            int expected = seq % 5 == 0 || seq == 3 ? 2 : 1;
+            assertEquals(expected, attempts.get(seq), "attempts of message " + seq);
+        }
+        SrqDeadLetter d = deadLetters.getFirst();
+        assertInstanceOf(RollbackException.class, d.lastFailure());
+        assertEquals(2, d.attempts());
+        ActivationStatistics st = a.statistics();
+        assertEquals(12, st.endpointFailures(), "10 rolled back once, message 3 twice");
+        assertEquals(11, st.redelivered());
+        assertEquals(12, tx.rolledBack.get());
+        assertEquals(50 + 11 - 12, tx.committed.get());
+    }
+
+    @Test
+    void withoutATransactionNothingIsWatched() throws Exception {
+        TestTransactions tx = new TestTransactions();
+        bootstrap.transactions(tx); // a registry, but the MDB is NOT_SUPPORTED: no transaction begun
+        SrqActivation a = activate("maxDeliveryAttempts", "2");
+        send(10);
+        await(() -> a.statistics().delivered() == 10, "10 delivered");
+        assertEquals(0, a.statistics().endpointFailures());
+        assertEquals(0, tx.committed.get() + tx.rolledBack.get());
+    }
+}
