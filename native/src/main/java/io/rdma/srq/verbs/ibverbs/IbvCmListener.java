@@ -14,6 +14,7 @@ import io.rdma.srq.verbs.ffi.rdmacm.rdma_route;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
@@ -152,13 +153,17 @@ final class IbvCmListener extends IbvResource implements CmListener {
         }
 
         @Override
-        public void reject() throws VerbsException {
+        public void reject(byte[] data) throws VerbsException {
+            if (data.length > MAX_REJECT_PRIVATE_DATA) {
+                throw new VerbsException("rdma_reject", Errno.EINVAL, "private data of " + data.length
+                        + " bytes; a reject carries at most " + MAX_REJECT_PRIVATE_DATA);
+            }
             if (pending.remove(id.address()) == null) {
                 throw new IllegalStateException("connection request from " + remote + " was already answered");
             }
-            try {
-                NativeCall.status("rdma_reject", "from " + remote, CmChannel.H.REJECT, null, id, MemorySegment.NULL,
-                        (byte) 0);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment pd = data.length == 0 ? MemorySegment.NULL : arena.allocateFrom(ValueLayout.JAVA_BYTE, data);
+                NativeCall.status("rdma_reject", "from " + remote, CmChannel.H.REJECT, null, id, pd, (byte) data.length);
             } finally {
                 destroyId();
             }
