@@ -20,8 +20,17 @@ public interface CmRequest {
     /** The private data a reject may carry (rdma_reject(3)): IB_CM_REJ_PRIVATE_DATA_SIZE, 148 bytes. */
     int MAX_REJECT_PRIVATE_DATA = 148;
 
-    /** {@return the peer's address} */
+    /**
+     * {@return the peer's address: as the connect request states it (rdma_cm takes it from the
+     *          request's header, which the peer writes, so on RoCE any host can claim any address)}
+     */
     InetSocketAddress remoteAddress();
+
+    /**
+     * {@return the local address and port the request arrived at (the new id's source address,
+     *          rdma_get_local_addr(3)): the listener's own address even when it listens on a wildcard}
+     */
+    InetSocketAddress localAddress();
 
     /**
      * {@return a copy of the private data of the request as received: on IB and RoCE the IB CM pads

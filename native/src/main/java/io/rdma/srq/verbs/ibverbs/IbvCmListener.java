@@ -79,7 +79,8 @@ final class IbvCmListener extends IbvResource implements CmListener {
         if (raw.type() == CmEventType.CONNECT_REQUEST) {
             MemorySegment child = MemorySegment.ofAddress(raw.id()).reinterpret(rdma_cm_id.sizeof());
             InetSocketAddress remote = SockAddr.from(rdma_addr.dst_addr(rdma_route.addr(rdma_cm_id.route(child))));
-            Pending p = new Pending(child, remote, raw.privateData());
+            InetSocketAddress at = SockAddr.from(rdma_addr.src_addr(rdma_route.addr(rdma_cm_id.route(child))));
+            Pending p = new Pending(child, remote, at, raw.privateData());
             pending.put(raw.id(), p);
             return Optional.of(new CmEvent(raw.type(), raw.status(), p, null));
         }
@@ -115,17 +116,24 @@ final class IbvCmListener extends IbvResource implements CmListener {
     private final class Pending implements CmRequest {
         private final MemorySegment id;
         private final InetSocketAddress remote;
+        private final InetSocketAddress at;
         private final byte[] privateData;
 
-        Pending(MemorySegment id, InetSocketAddress remote, byte[] privateData) {
+        Pending(MemorySegment id, InetSocketAddress remote, InetSocketAddress at, byte[] privateData) {
             this.id = id;
             this.remote = remote;
+            this.at = at;
             this.privateData = privateData;
         }
 
         @Override
         public InetSocketAddress remoteAddress() {
             return remote;
+        }
+
+        @Override
+        public InetSocketAddress localAddress() {
+            return at;
         }
 
         @Override

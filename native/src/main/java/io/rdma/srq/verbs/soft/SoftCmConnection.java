@@ -70,7 +70,7 @@ final class SoftCmConnection extends SoftResource implements CmConnection {
         }
         SoftCmListener l = SoftFabric.findListener(remote);
         InetSocketAddress self = new InetSocketAddress(context.device().ipv4Address(), SoftFabric.ephemeralPort());
-        SoftCmListener.Request r = l == null ? null : l.offer(self, q.localEndpoint(1, 0), privateData);
+        SoftCmListener.Request r = l == null ? null : l.offer(self, remote, q.localEndpoint(1, 0), privateData);
         if (r == null) {
             throw new ConnectRejectedException(l == null ? ConnectRejectedException.INVALID_SERVICE_ID
                     : ConnectRejectedException.CONSUMER_DEFINED, new byte[0], "while connecting to " + remote

@@ -85,11 +85,11 @@ final class SoftCmListener extends SoftResource implements CmListener {
      * @return the request, or null if the listener is closed or its backlog is full (the connect is
      *         then rejected, as a real CM rejects when the listen queue overflows)
      */
-    Request offer(InetSocketAddress from, RcEndpoint clientEndpoint, byte[] privateData) {
+    Request offer(InetSocketAddress from, InetSocketAddress to, RcEndpoint clientEndpoint, byte[] privateData) {
         if (isClosed() || pending.size() >= backlog) {
             return null;
         }
-        Request r = new Request(from, clientEndpoint, padded(privateData, CmRequest.MAX_CONNECT_PRIVATE_DATA));
+        Request r = new Request(from, to, clientEndpoint, padded(privateData, CmRequest.MAX_CONNECT_PRIVATE_DATA));
         pending.add(r);
         events.add(new CmEvent(CmEventType.CONNECT_REQUEST, 0, r, null));
         return r;
@@ -118,6 +118,7 @@ final class SoftCmListener extends SoftResource implements CmListener {
     /** A CONNECT_REQUEST until accepted, rejected, or abandoned by the connecting side's timeout. */
     final class Request implements CmRequest {
         private final InetSocketAddress from;
+        private final InetSocketAddress to;
         private final RcEndpoint clientEndpoint;
         private final byte[] privateData;
         private State state = State.PENDING;
@@ -125,8 +126,9 @@ final class SoftCmListener extends SoftResource implements CmListener {
         private RcEndpoint serverEndpoint;
         private SoftCmConnection serverConnection;
 
-        Request(InetSocketAddress from, RcEndpoint clientEndpoint, byte[] privateData) {
+        Request(InetSocketAddress from, InetSocketAddress to, RcEndpoint clientEndpoint, byte[] privateData) {
             this.from = from;
+            this.to = to;
             this.clientEndpoint = clientEndpoint;
             this.privateData = privateData;
         }
@@ -134,6 +136,12 @@ final class SoftCmListener extends SoftResource implements CmListener {
         @Override
         public InetSocketAddress remoteAddress() {
             return from;
+        }
+
+        /** {@return the address the connect named (the soft device owns every address)} */
+        @Override
+        public InetSocketAddress localAddress() {
+            return to;
         }
 
         /** {@return the connect's private data, zero-padded to 56 bytes as on IB and RoCE} */

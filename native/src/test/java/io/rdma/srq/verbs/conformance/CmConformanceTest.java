@@ -128,6 +128,7 @@ class CmConformanceTest extends ConformanceBase {
             }
         });
         CmEvent request = nextOfType(listener, CmEventType.CONNECT_REQUEST);
+        assertEquals(at, request.request().localAddress(), "the address the request arrived at");
         byte[] received = request.request().privateData();
         assertTrue(received.length >= sent.length && received.length <= CmRequest.MAX_CONNECT_PRIVATE_DATA,
                 "private data length " + received.length);

@@ -5,6 +5,7 @@ import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.SrqSizing;
+import io.rdma.srq.ra.support.admission.Admission;
 import jakarta.resource.spi.InvalidPropertyException;
 
 import java.net.InetSocketAddress;
@@ -31,11 +32,13 @@ import java.time.Duration;
  * @param connectTo         a remote rdma_cm listener to keep connections to, or null for none
  * @param connectCount      connections kept to {@code connectTo}, 1..1024
  * @param reconnectInterval pause before a failed or lost connection is tried again
+ * @param admission         who may connect: allowedPeers, maxConnections, maxConnectionsPerPeer,
+ *                          connectRateLimit, the authKey keys and tokenMaxAge
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,
                             Replenish replenish, int replyBufferSize, InetSocketAddress connectTo, int connectCount,
-                            Duration reconnectInterval) {
+                            Duration reconnectInterval, Admission.Policy admission) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

@@ -3,7 +3,10 @@ package io.rdma.srq.ra.inbound;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.Teardown;
+import io.rdma.srq.ra.support.admission.Admission;
+import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
@@ -52,6 +55,7 @@ public final class SrqActivation {
     private final CmListener listener;
     private final InetSocketAddress listenAddress;
     private final ControlLoop control;
+    private final Admission admission;
     /** Null without connectTo. */
     private final Connector connector;
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -77,14 +81,26 @@ public final class SrqActivation {
         }
         this.listener = context.listen(config.listenAddress(), 128);
         this.listenAddress = listener.localAddress();
-        this.control = new ControlLoop(name, listener, context, srq, buffers, links, sink,
+        this.admission = admission(name, config.admission(), listenAddress);
+        this.control = new ControlLoop(name, listener, context, srq, buffers, links, admission, sink,
                 factory.getEndpointClass().getClassLoader());
         this.connector = config.connectTo() == null ? null : new Connector(name, config.connectTo(),
-                config.connectCount(), config.reconnectInterval(), links);
+                config.connectCount(), config.reconnectInterval(), links, config.admission().keys());
         LOG.infof("activation %s on %s listening at %s%s: SRQ max_wr %d, %d buffers of %d bytes, fill %d, limit %d",
                 name, device, listenAddress, config.connectTo() == null ? ""
                         : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
                 srq.maxWr(), config.srq().maxWr(), config.bufferSize(), buffers.fill(), config.srq().srqLimit());
+    }
+
+    /** The activation's admission, logged; a WARN when any host that reaches a non-loopback listener may connect. */
+    private static Admission admission(String name, Admission.Policy policy, InetSocketAddress listenAddress) {
+        RaLogger.LOG.admissionPolicy(name, policy.peers().restricts() ? policy.peers().allowed() : "any",
+                policy.maxConnections(), policy.maxConnectionsPerPeer(), policy.connectRateLimit(),
+                policy.keys().isEmpty() ? "none" : policy.keys().stream().map(AuthKey::alias).toList());
+        if (policy.open() && Admission.reachableFromOtherHosts(listenAddress.getAddress())) {
+            RaLogger.LOG.openListener(name, listenAddress);
+        }
+        return new Admission(name, policy, System::nanoTime, System::currentTimeMillis);
     }
 
     /**
@@ -216,6 +232,6 @@ public final class SrqActivation {
     public ActivationStatistics statistics() {
         return new ActivationStatistics(name, device, buffers.posted(), poller.completed(), poller.delivered(),
                 poller.failures(), poller.errors(), control.limitEvents(), buffers.outstanding(), buffers.fill(),
-                links.size());
+                links.size(), admission.rejectedByReason());
     }
 }

@@ -52,6 +52,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     private final SrqManagedConnectionFactory factory;
     private final SrqConfig config;
+    private final java.util.List<io.rdma.srq.ra.support.admission.AuthKey> authKeys;
     private final Context context;
     private final ProtectionDomain pd;
     private final DeviceAttributes deviceAttributes;
@@ -65,10 +66,12 @@ public final class SrqManagedConnection implements ManagedConnection {
     private volatile boolean destroyed;
     private PrintWriter logWriter;
 
-    private SrqManagedConnection(SrqManagedConnectionFactory factory, SrqConfig config, Context context,
+    private SrqManagedConnection(SrqManagedConnectionFactory factory, SrqConfig config,
+                                 java.util.List<io.rdma.srq.ra.support.admission.AuthKey> authKeys, Context context,
                                  ProtectionDomain pd, DeviceAttributes deviceAttributes) {
         this.factory = factory;
         this.config = config;
+        this.authKeys = authKeys;
         this.context = context;
         this.pd = pd;
         this.deviceAttributes = deviceAttributes;
@@ -76,6 +79,7 @@ public final class SrqManagedConnection implements ManagedConnection {
     }
 
     static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config) throws ResourceException {
+        java.util.List<io.rdma.srq.ra.support.admission.AuthKey> keys = factory.authKeys();
         Context context;
         try {
             context = config.device().open();
@@ -86,7 +90,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             DeviceAttributes device = context.queryDevice();
             PortAttributes port = context.queryPort(Math.min(config.port(), Math.max(1, device.physPortCnt())));
             config.checkAgainst(factory.check(), device, config.port() <= device.physPortCnt() ? port : null);
-            SrqManagedConnection mc = new SrqManagedConnection(factory, config, context, context.allocPd(), device);
+            SrqManagedConnection mc = new SrqManagedConnection(factory, config, keys, context, context.allocPd(), device);
             if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
                 registry.opened(mc);
             }
@@ -103,6 +107,11 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     SrqManagedConnectionFactory factory() {
         return factory;
+    }
+
+    /** @return the connection definition's authKey keys, resolved when the pooled connection opened */
+    java.util.List<io.rdma.srq.ra.support.admission.AuthKey> authKeys() {
+        return authKeys;
     }
 
     SrqConfig config() {

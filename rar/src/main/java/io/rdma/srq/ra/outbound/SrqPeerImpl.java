@@ -3,6 +3,7 @@ package io.rdma.srq.ra.outbound;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.support.admission.Admission;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -31,7 +32,8 @@ final class SrqPeerImpl implements SrqPeer {
     static SrqPeerImpl connect(SrqManagedConnection mc, InetSocketAddress remote, Duration timeout,
                                Consumer<SrqPeerImpl> onClose) throws VerbsException {
         RcConnection rc = RcConnection.connect(mc.pd(), RcConnection.Receives.none(),
-                new RcConnection.Sends(mc.config().sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout);
+                new RcConnection.Sends(mc.config().sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout,
+                Admission.privateDataFor(mc.authKeys(), remote));
         return new SrqPeerImpl(rc, rc.connection().remoteAddress(), onClose);
     }
 
