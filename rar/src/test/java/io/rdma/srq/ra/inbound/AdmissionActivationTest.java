@@ -296,6 +296,41 @@ class AdmissionActivationTest {
     }
 
     @Test
+    void aNonLoopbackListenerWithNeitherAllowedPeersNorAKeyWarnsAtStart() throws Exception {
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.rdma.srq.ra");
+        java.util.logging.Handler h = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                lines.add(r.getLevel() + " " + r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(h);
+        try {
+            activate("listenAddress", "127.0.0.1");
+            ra.endpointDeactivation(endpoints, null);
+            assertTrue(lines.stream().noneMatch(l -> l.contains("SRQRA0201")), "loopback: no warning " + lines);
+            activate("allowedPeers", "10.77.1.0/24");
+            ra.endpointDeactivation(endpoints, null);
+            activate("authKey", "k1");
+            ra.endpointDeactivation(endpoints, null);
+            assertTrue(lines.stream().noneMatch(l -> l.contains("SRQRA0201")), "restricted: no warning " + lines);
+            activate();
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("WARN SRQRA0201")), "open on 10.0.0.1: " + lines);
+        } finally {
+            log.removeHandler(h);
+        }
+    }
+
+    @Test
     void badAdmissionPropertiesNameTheProperty() throws Exception {
         assertEquals("allowedPeers", invalid("allowedPeers", "10.0.0.0/33"));
         assertEquals("allowedPeers", invalid("allowedPeers", "10.0.0.1/8"));
