@@ -250,12 +250,13 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
                 && Objects.equals(device, f.device) && Objects.equals(softProfile, f.softProfile)
                 && Objects.equals(port, f.port) && Objects.equals(gidIndex, f.gidIndex)
                 && Objects.equals(srqMaxWr, f.srqMaxWr) && Objects.equals(srqMaxSge, f.srqMaxSge)
-                && Objects.equals(srqLimit, f.srqLimit) && Objects.equals(sendBufferSize, f.sendBufferSize);
+                && Objects.equals(srqLimit, f.srqLimit) && Objects.equals(sendBufferSize, f.sendBufferSize)
+                && Objects.equals(authKey, f.authKey);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(provider, device, softProfile, port, gidIndex, srqMaxWr, srqMaxSge, srqLimit,
-                sendBufferSize);
+                sendBufferSize, authKey);
     }
 }
