@@ -19,9 +19,23 @@ package io.rdma.srq.api;
  * @param outstanding      receive WRs posted and not yet consumed, now
  * @param fill             the current fill level target
  * @param connections      connections on the SRQ now
+ * @param rejectedByReason connect requests rejected since activation, by reason name (NOT_ALLOWED,
+ *                         RATE_LIMITED, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_PEER, NO_TOKEN, BAD_TOKEN,
+ *                         EXPIRED, REPLAYED, REPLAY_CACHE_FULL, ACCEPT_FAILED), every reason present,
+ *                         zeros included; unmodifiable
  */
 public record ActivationStatistics(String srqName, String device, long posted, long completed, long delivered,
                                    long undelivered, long endpointFailures, long redelivered, long deadLettered,
                                    long errorCompletions, long limitEvents, long outstanding,
-                                   int fill, int connections) {
+                                   int fill, int connections, java.util.Map<String, Long> rejectedByReason) {
+
+    /** Copies the map, keeping its order. */
+    public ActivationStatistics {
+        rejectedByReason = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(rejectedByReason));
+    }
+
+    /** {@return connect requests rejected since activation, all reasons} */
+    public long rejected() {
+        return rejectedByReason.values().stream().mapToLong(Long::longValue).sum();
+    }
 }

@@ -10,10 +10,34 @@ import java.net.InetSocketAddress;
  */
 public interface CmRequest {
 
-    /** {@return the peer's address} */
+    /**
+     * The private data a connect may carry (rdma_connect(3), {@code rdma_conn_param.private_data_len}):
+     * 56 bytes, what an InfiniBand (and RoCE) CM REQ holds after rdma_cm's own 36-byte header in the
+     * TCP port space (IB_CM_REQ_PRIVATE_DATA_SIZE 92 − 36). iWARP allows more; nothing here relies on it.
+     */
+    int MAX_CONNECT_PRIVATE_DATA = 56;
+
+    /** The private data a reject may carry (rdma_reject(3)): IB_CM_REJ_PRIVATE_DATA_SIZE, 148 bytes. */
+    int MAX_REJECT_PRIVATE_DATA = 148;
+
+    /**
+     * {@return the peer's address: as the connect request states it (rdma_cm takes it from the
+     *          request's header, which the peer writes, so on RoCE any host can claim any address)}
+     */
     InetSocketAddress remoteAddress();
 
-    /** {@return the private data the peer sent (may be empty)} */
+    /**
+     * {@return the local address and port the request arrived at (the new id's source address,
+     *          rdma_get_local_addr(3)): the listener's own address even when it listens on a wildcard}
+     */
+    InetSocketAddress localAddress();
+
+    /**
+     * {@return a copy of the private data of the request as received: on IB and RoCE the IB CM pads
+     *          what the peer sent with zeros to {@value #MAX_CONNECT_PRIVATE_DATA} bytes (driver note
+     *          18), so a peer that sent none is told apart only by a protocol that says its own
+     *          length; may be empty (iWARP, or a provider that reports no length)}
+     */
     byte[] privateData();
 
     /**
@@ -29,9 +53,23 @@ public interface CmRequest {
     CmConnection accept(QueuePair qp) throws VerbsException;
 
     /**
-     * rdma_reject(3).
+     * rdma_reject(3) without private data.
      *
      * @throws VerbsException the errno of rdma_reject
+     * @throws IllegalStateException if the request was already answered
      */
-    void reject() throws VerbsException;
+    default void reject() throws VerbsException {
+        reject(new byte[0]);
+    }
+
+    /**
+     * rdma_reject(3) with private data (a reason, say): the connecting side's connect fails with
+     * {@link ConnectRejectedException} ({@code ECONNREFUSED}) carrying it. The request's rdma_cm id is
+     * destroyed either way; nothing of it stays allocated.
+     *
+     * @param privateData at most {@value #MAX_REJECT_PRIVATE_DATA} bytes, may be empty
+     * @throws VerbsException EINVAL for more than {@value #MAX_REJECT_PRIVATE_DATA} bytes, else the errno of rdma_reject
+     * @throws IllegalStateException if the request was already answered
+     */
+    void reject(byte[] privateData) throws VerbsException;
 }

@@ -114,7 +114,39 @@ public interface Context extends VerbsObject {
      *                        (ADDR_ERROR), ENETUNREACH (ROUTE_ERROR), ETIMEDOUT, EINVAL when the
      *                        address resolves to another device, else the errno of the rdma_cm call
      */
-    CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout) throws VerbsException;
+    default CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout) throws VerbsException {
+        return connect(qp, remote, timeout, new byte[0]);
+    }
+
+    /**
+     * As {@link #connect(QueuePair, InetSocketAddress, Duration)}, the request carrying private data
+     * ({@code rdma_conn_param.private_data}, rdma_connect(3)) that the listener reads with
+     * {@link CmRequest#privateData()}. A reject of the listener fails the connect with
+     * {@link ConnectRejectedException} ({@code ECONNREFUSED}), which carries the reject's private data.
+     *
+     * @param qp          the QP
+     * @param remote      the listener's address
+     * @param timeout     bound for each resolution step and for the reply
+     * @param privateData at most {@value CmRequest#MAX_CONNECT_PRIVATE_DATA} bytes, may be empty
+     * @return the established connection
+     * @throws VerbsException EINVAL for more than {@value CmRequest#MAX_CONNECT_PRIVATE_DATA} bytes of
+     *                        private data; otherwise as the three-argument connect
+     */
+    CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData)
+            throws VerbsException;
+
+    /**
+     * Checks the length of a connect's private data.
+     *
+     * @param privateData the bytes
+     * @throws VerbsException EINVAL above {@value CmRequest#MAX_CONNECT_PRIVATE_DATA} bytes
+     */
+    static void checkConnectPrivateData(byte[] privateData) throws VerbsException {
+        if (privateData.length > CmRequest.MAX_CONNECT_PRIVATE_DATA) {
+            throw new VerbsException("rdma_connect", io.rdma.srq.api.Errno.EINVAL, "private data of "
+                    + privateData.length + " bytes; a connect carries at most " + CmRequest.MAX_CONNECT_PRIVATE_DATA);
+        }
+    }
 
     /**
      * rpma_peer_new(3) on this device.

@@ -11,6 +11,8 @@ import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.verbs.MemlockLimit;
+import io.rdma.srq.ra.support.admission.KeyRing;
+import jakarta.resource.spi.ConfigProperty;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -37,17 +39,27 @@ import java.util.concurrent.ConcurrentHashMap;
 @Connector(displayName = "RDMA SRQ resource adapter", vendorName = "rdma-srq", eisType = "RDMA verbs",
         version = "0.1", transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction,
         reauthenticationSupport = false)
-public class SrqResourceAdapter implements ResourceAdapter, ActivationStatisticsSource, PooledConnectionRegistry {
+public class SrqResourceAdapter implements ResourceAdapter, ActivationStatisticsSource, PooledConnectionRegistry,
+        KeyRing.Source {
     /** Deactivation bound per activation. */
     public static final Duration DEACTIVATION_BOUND = Duration.ofSeconds(10);
 
     private final Set<ManagedConnection> open = ConcurrentHashMap.newKeySet();
     private final Map<MessageEndpointFactory, SrqActivation> activations = new ConcurrentHashMap<>();
     private volatile BootstrapContext bootstrap;
+    @ConfigProperty(confidential = true, description = "Admission keys: alias=base64key entries (at least 32 bytes each) "
+            + "separated by commas; set it to a credential-store expression (${ENC::...}), never to the keys themselves")
+    private String authKeys = "";
+    private volatile KeyRing keyRing = KeyRing.EMPTY;
     private volatile EventSink limitEvents = new CdiEventSink();
 
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
+        try {
+            keyRing();
+        } catch (IllegalArgumentException e) {
+            throw new ResourceAdapterInternalException("the resource adapter's authKeys property: " + e.getMessage());
+        }
         this.bootstrap = ctx;
         RaLogger.LOG.adapterStarted();
         RaLogger.LOG.pinnedMemoryLimit(new PinningBudget(MemlockLimit.ofThisProcess()).describe());
@@ -74,6 +86,35 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     private jakarta.transaction.TransactionSynchronizationRegistry transactionRegistry() {
         BootstrapContext b = bootstrap;
         return b == null ? null : b.getTransactionSynchronizationRegistry();
+    }
+
+    /** @return authKeys text (confidential) */
+    public String getAuthKeys() {
+        return authKeys;
+    }
+
+    /**
+     * @param authKeys alias=base64key entries separated by commas; the keys activations and connection
+     *                 definitions name in their authKey property
+     */
+    public void setAuthKeys(String authKeys) {
+        this.authKeys = authKeys;
+        this.keyRing = null;
+    }
+
+    /**
+     * {@return the keys of authKeys, parsed once}
+     *
+     * @throws IllegalArgumentException naming the alias of a malformed or short key (never the key)
+     */
+    @Override
+    public KeyRing keyRing() {
+        KeyRing k = keyRing;
+        if (k == null) {
+            k = KeyRing.parse(authKeys);
+            keyRing = k;
+        }
+        return k;
     }
 
     /** @return the container's work manager, or null before start */

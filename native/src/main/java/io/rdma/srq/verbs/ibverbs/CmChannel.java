@@ -3,6 +3,7 @@ package io.rdma.srq.verbs.ibverbs;
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.ConnectRejectedException;
 import io.rdma.srq.verbs.ffi.rdmacm.RdmaCm;
 import io.rdma.srq.verbs.ffi.rdmacm.rdma_cm_event;
 import io.rdma.srq.verbs.ffi.rdmacm.rdma_conn_param;
@@ -179,6 +180,9 @@ final class CmChannel {
             }
             if (raw.get().type() == expected) {
                 return raw.get();
+            }
+            if (raw.get().type() == CmEventType.REJECTED) {
+                throw new ConnectRejectedException(raw.get().status(), raw.get().privateData(), "while " + step);
             }
             throw new VerbsException("rdma_get_cm_event", raw.get().type().failureErrno(),
                     "RDMA_CM_EVENT_" + raw.get().type() + " (status " + raw.get().status() + ") while " + step);

@@ -77,8 +77,13 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
         }
     }
 
-    static MemorySegment connParam(Arena arena, IbvQueuePair qp) {
+    /** The connection parameters, with {@code privateData} (at most 255 bytes, checked by the caller) copied into {@code arena}. */
+    static MemorySegment connParam(Arena arena, IbvQueuePair qp, byte[] privateData) {
         MemorySegment p = arena.allocate(rdma_conn_param.layout());
+        if (privateData.length > 0) {
+            rdma_conn_param.private_data(p, arena.allocateFrom(ValueLayout.JAVA_BYTE, privateData));
+            rdma_conn_param.private_data_len(p, (byte) privateData.length);
+        }
         rdma_conn_param.responder_resources(p, (byte) 1);
         rdma_conn_param.initiator_depth(p, (byte) 1);
         rdma_conn_param.retry_count(p, (byte) 7);
@@ -104,14 +109,17 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
         move(id, qp, IbVerbs.IBV_QPS_RTS(), "RTS");
         try (Arena arena = Arena.ofConfined()) {
             NativeCall.status("rdma_accept", "QP " + qp.qpNum() + " from " + remote, CmChannel.H.ACCEPT, null, id,
-                    connParam(arena, qp));
+                    connParam(arena, qp, new byte[0]));
         }
         return new IbvCmConnection(listener, id, qp, remote, null);
     }
 
-    /** Active side: resolve address and route, INIT, connect, RTR, RTS, rdma_establish. */
-    static IbvCmConnection connect(IbvContext context, IbvQueuePair qp, InetSocketAddress remote, Duration timeout)
-            throws VerbsException {
+    /**
+     * Active side: resolve address and route, INIT, connect (with {@code privateData}), RTR, RTS,
+     * rdma_establish. A REJECTED answer is a {@link io.rdma.srq.verbs.ConnectRejectedException}.
+     */
+    static IbvCmConnection connect(IbvContext context, IbvQueuePair qp, InetSocketAddress remote, Duration timeout,
+                                   byte[] privateData) throws VerbsException {
         CmChannel channel = new CmChannel();
         MemorySegment id = null;
         try {
@@ -125,7 +133,8 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
                 NativeCall.status("rdma_resolve_route", remote.toString(), CmChannel.H.RESOLVE_ROUTE, null, id, ms);
                 channel.await(id.address(), CmEventType.ROUTE_RESOLVED, timeout, "resolving the route to " + remote);
                 move(id, qp, IbVerbs.IBV_QPS_INIT(), "INIT");
-                NativeCall.status("rdma_connect", remote.toString(), CmChannel.H.CONNECT, null, id, connParam(arena, qp));
+                NativeCall.status("rdma_connect", remote.toString(), CmChannel.H.CONNECT, null, id,
+                        connParam(arena, qp, privateData));
                 channel.await(id.address(), CmEventType.CONNECT_RESPONSE, timeout, "connecting to " + remote);
                 move(id, qp, IbVerbs.IBV_QPS_RTR(), "RTR");
                 move(id, qp, IbVerbs.IBV_QPS_RTS(), "RTS");

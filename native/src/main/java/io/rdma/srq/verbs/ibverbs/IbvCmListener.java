@@ -14,6 +14,7 @@ import io.rdma.srq.verbs.ffi.rdmacm.rdma_route;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
@@ -89,7 +90,8 @@ final class IbvCmListener extends IbvResource implements CmListener {
                 otherDevice(child, remote);
                 return Optional.empty();
             }
-            Pending p = new Pending(child, remote, raw.privateData());
+            InetSocketAddress at = SockAddr.from(rdma_addr.src_addr(rdma_route.addr(rdma_cm_id.route(child))));
+            Pending p = new Pending(child, remote, at, raw.privateData());
             pending.put(raw.id(), p);
             return Optional.of(new CmEvent(raw.type(), raw.status(), p, null));
         }
@@ -139,17 +141,24 @@ final class IbvCmListener extends IbvResource implements CmListener {
     private final class Pending implements CmRequest {
         private final MemorySegment id;
         private final InetSocketAddress remote;
+        private final InetSocketAddress at;
         private final byte[] privateData;
 
-        Pending(MemorySegment id, InetSocketAddress remote, byte[] privateData) {
+        Pending(MemorySegment id, InetSocketAddress remote, InetSocketAddress at, byte[] privateData) {
             this.id = id;
             this.remote = remote;
+            this.at = at;
             this.privateData = privateData;
         }
 
         @Override
         public InetSocketAddress remoteAddress() {
             return remote;
+        }
+
+        @Override
+        public InetSocketAddress localAddress() {
+            return at;
         }
 
         @Override
@@ -177,13 +186,17 @@ final class IbvCmListener extends IbvResource implements CmListener {
         }
 
         @Override
-        public void reject() throws VerbsException {
+        public void reject(byte[] data) throws VerbsException {
+            if (data.length > MAX_REJECT_PRIVATE_DATA) {
+                throw new VerbsException("rdma_reject", Errno.EINVAL, "private data of " + data.length
+                        + " bytes; a reject carries at most " + MAX_REJECT_PRIVATE_DATA);
+            }
             if (pending.remove(id.address()) == null) {
                 throw new IllegalStateException("connection request from " + remote + " was already answered");
             }
-            try {
-                NativeCall.status("rdma_reject", "from " + remote, CmChannel.H.REJECT, null, id, MemorySegment.NULL,
-                        (byte) 0);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment pd = data.length == 0 ? MemorySegment.NULL : arena.allocateFrom(ValueLayout.JAVA_BYTE, data);
+                NativeCall.status("rdma_reject", "from " + remote, CmChannel.H.REJECT, null, id, pd, (byte) data.length);
             } finally {
                 destroyId();
             }

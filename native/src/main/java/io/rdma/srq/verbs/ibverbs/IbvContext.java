@@ -291,12 +291,14 @@ final class IbvContext extends IbvResource implements Context {
     }
 
     @Override
-    public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout) throws VerbsException {
+    public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData)
+            throws VerbsException {
         ensureOpen();
+        Context.checkConnectPrivateData(privateData);
         if (!(qp instanceof IbvQueuePair q) || q.ibvContext() != this) {
             throw new VerbsException("rdma_connect", Errno.EINVAL, "the QP must be created on this context " + deviceName);
         }
-        return IbvCmConnection.connect(this, q, remote, timeout);
+        return IbvCmConnection.connect(this, q, remote, timeout, privateData);
     }
 
     @Override

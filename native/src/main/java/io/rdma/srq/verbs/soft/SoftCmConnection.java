@@ -4,6 +4,7 @@ import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.verbs.ConnectRejectedException;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.spi.ResourceBase;
@@ -46,12 +47,16 @@ final class SoftCmConnection extends SoftResource implements CmConnection {
      * The active side: a CONNECT_REQUEST to the listener bound to {@code remote}, a wait for its
      * answer, then RESET → RTS towards the accepting QP.
      *
+     * @param privateData the request's private data, at most 56 bytes (checked by the caller); the
+     *                    listener sees it padded with zeros to 56 bytes, as the IB CM pads it
      * @throws VerbsException {@code EINVAL} for a QP of another context or not an RC QP in RESET;
-     *                        {@code ECONNREFUSED} with no listener there, a full backlog, or a reject;
+     *                        {@code ECONNREFUSED} ({@link ConnectRejectedException}: status 8 with no
+     *                        listener there, 28 with a full backlog or a reject, carrying the reject's
+     *                        private data padded to 148 bytes);
      *                        {@code ETIMEDOUT} without an answer within {@code timeout}
      */
-    static SoftCmConnection connect(SoftContext context, QueuePair qp, InetSocketAddress remote, Duration timeout)
-            throws VerbsException {
+    static SoftCmConnection connect(SoftContext context, QueuePair qp, InetSocketAddress remote, Duration timeout,
+                                    byte[] privateData) throws VerbsException {
         if (!(qp instanceof SoftQueuePair q) || q.softContext() != context) {
             throw new VerbsException("rdma_connect", Errno.EINVAL, "the QP must be created on this context "
                     + context.deviceName());
@@ -65,15 +70,16 @@ final class SoftCmConnection extends SoftResource implements CmConnection {
         }
         SoftCmListener l = SoftFabric.findListener(remote);
         InetSocketAddress self = new InetSocketAddress(context.device().ipv4Address(), SoftFabric.ephemeralPort());
-        SoftCmListener.Request r = l == null ? null : l.offer(self, q.localEndpoint(1, 0));
+        SoftCmListener.Request r = l == null ? null : l.offer(self, remote, q.localEndpoint(1, 0), privateData);
         if (r == null) {
-            throw new VerbsException("rdma_get_cm_event", Errno.ECONNREFUSED, "RDMA_CM_EVENT_REJECTED while connecting to "
-                    + remote + (l == null ? ": no listener there" : ": the listener's backlog is full"));
+            throw new ConnectRejectedException(l == null ? ConnectRejectedException.INVALID_SERVICE_ID
+                    : ConnectRejectedException.CONSUMER_DEFINED, new byte[0], "while connecting to " + remote
+                    + (l == null ? ": no listener there" : ": the listener's backlog is full"));
         }
         switch (r.await(timeout)) {
             case ACCEPTED -> { }
-            case REJECTED -> throw new VerbsException("rdma_get_cm_event", Errno.ECONNREFUSED,
-                    "RDMA_CM_EVENT_REJECTED while connecting to " + remote);
+            case REJECTED -> throw new ConnectRejectedException(ConnectRejectedException.CONSUMER_DEFINED,
+                    r.rejectData(), "while connecting to " + remote);
             default -> throw new VerbsException("rdma_get_cm_event", Errno.ETIMEDOUT, "no CONNECT_RESPONSE within "
                     + timeout.toMillis() + " ms while connecting to " + remote);
         }

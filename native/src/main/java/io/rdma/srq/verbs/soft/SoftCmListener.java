@@ -12,6 +12,7 @@ import io.rdma.srq.verbs.RcEndpoint;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,11 +85,11 @@ final class SoftCmListener extends SoftResource implements CmListener {
      * @return the request, or null if the listener is closed or its backlog is full (the connect is
      *         then rejected, as a real CM rejects when the listen queue overflows)
      */
-    Request offer(InetSocketAddress from, RcEndpoint clientEndpoint) {
+    Request offer(InetSocketAddress from, InetSocketAddress to, RcEndpoint clientEndpoint, byte[] privateData) {
         if (isClosed() || pending.size() >= backlog) {
             return null;
         }
-        Request r = new Request(from, clientEndpoint);
+        Request r = new Request(from, to, clientEndpoint, padded(privateData, CmRequest.MAX_CONNECT_PRIVATE_DATA));
         pending.add(r);
         events.add(new CmEvent(CmEventType.CONNECT_REQUEST, 0, r, null));
         return r;
@@ -104,19 +105,32 @@ final class SoftCmListener extends SoftResource implements CmListener {
         events.close();
     }
 
+    /**
+     * {@return {@code data} zero-padded to {@code size}: the IB CM carries fixed-size private data in
+     *          its REQ and REJ MADs, and rdma_cm reports the whole field (driver note 19)}
+     */
+    static byte[] padded(byte[] data, int size) {
+        return Arrays.copyOf(data, Math.max(size, data.length));
+    }
+
     enum State { PENDING, ACCEPTED, REJECTED, ABANDONED }
 
     /** A CONNECT_REQUEST until accepted, rejected, or abandoned by the connecting side's timeout. */
     final class Request implements CmRequest {
         private final InetSocketAddress from;
+        private final InetSocketAddress to;
         private final RcEndpoint clientEndpoint;
+        private final byte[] privateData;
         private State state = State.PENDING;
+        private byte[] rejectData = new byte[0];
         private RcEndpoint serverEndpoint;
         private SoftCmConnection serverConnection;
 
-        Request(InetSocketAddress from, RcEndpoint clientEndpoint) {
+        Request(InetSocketAddress from, InetSocketAddress to, RcEndpoint clientEndpoint, byte[] privateData) {
             this.from = from;
+            this.to = to;
             this.clientEndpoint = clientEndpoint;
+            this.privateData = privateData;
         }
 
         @Override
@@ -124,10 +138,16 @@ final class SoftCmListener extends SoftResource implements CmListener {
             return from;
         }
 
-        /** {@return empty: the soft connect sends no private data} */
+        /** {@return the address the connect named (the soft device owns every address)} */
+        @Override
+        public InetSocketAddress localAddress() {
+            return to;
+        }
+
+        /** {@return the connect's private data, zero-padded to 56 bytes as on IB and RoCE} */
         @Override
         public byte[] privateData() {
-            return new byte[0];
+            return privateData.clone();
         }
 
         /**
@@ -157,9 +177,20 @@ final class SoftCmListener extends SoftResource implements CmListener {
             return c;
         }
 
+        /**
+         * rdma_reject(3): the connecting side fails with {@link io.rdma.srq.verbs.ConnectRejectedException}
+         * carrying {@code data} padded to 148 bytes.
+         *
+         * @throws VerbsException {@code EINVAL} for more than 148 bytes
+         */
         @Override
-        public void reject() {
+        public void reject(byte[] data) throws VerbsException {
+            if (data.length > CmRequest.MAX_REJECT_PRIVATE_DATA) {
+                throw new VerbsException("rdma_reject", Errno.EINVAL, "private data of " + data.length
+                        + " bytes; a reject carries at most " + CmRequest.MAX_REJECT_PRIVATE_DATA);
+            }
             synchronized (this) {
+                rejectData = padded(data, CmRequest.MAX_REJECT_PRIVATE_DATA);
                 if (state == State.ABANDONED) {
                     pending.remove(this);
                     return;
@@ -214,6 +245,10 @@ final class SoftCmListener extends SoftResource implements CmListener {
                 pending.remove(this);
             }
             return state;
+        }
+
+        synchronized byte[] rejectData() {
+            return rejectData.clone();
         }
 
         synchronized RcEndpoint serverEndpoint() {

@@ -211,13 +211,16 @@ final class SoftContext extends SoftResource implements Context {
      * (bounded) for accept or reject, then the QP goes RESET → RTS towards the accepting QP.
      *
      * @throws VerbsException {@code EINVAL} for a QP of another context or not an RC QP in RESET;
-     *                        {@code ECONNREFUSED} without a listener there or on a reject;
+     *                        {@code ECONNREFUSED} ({@link io.rdma.srq.verbs.ConnectRejectedException}) without a
+     *                        listener there or on a reject; {@code EINVAL} for more than 56 bytes of private data;
      *                        {@code ETIMEDOUT} without an answer in time
      */
     @Override
-    public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout) throws VerbsException {
+    public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData)
+            throws VerbsException {
         checkOpen();
-        return SoftCmConnection.connect(this, qp, remote, timeout);
+        Context.checkConnectPrivateData(privateData);
+        return SoftCmConnection.connect(this, qp, remote, timeout, privateData);
     }
 
     /**

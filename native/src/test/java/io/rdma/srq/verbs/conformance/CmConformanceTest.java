@@ -7,6 +7,8 @@ import io.rdma.srq.api.WcStatus;
 import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmListener;
+import io.rdma.srq.verbs.CmRequest;
+import io.rdma.srq.verbs.ConnectRejectedException;
 import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
 import org.junit.jupiter.api.DisplayName;
@@ -24,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -134,6 +137,48 @@ class CmConformanceTest extends ConformanceBase {
         assertEquals(CmEventType.DISCONNECTED, mine.type());
         connected.close();
         accepted.close();
+        listener.close();
+    }
+
+    @Test
+    @DisplayName("driver note 19: a connect's private data reaches the listener (IB CM: zero-padded to 56 bytes); a reject's private data reaches the connector, whose connect fails ECONNREFUSED; more than 56 / 148 bytes is EINVAL")
+    void privateDataOnConnectAndReject() throws Exception {
+        assumeRcOnSrq();
+        Link l = new Link(16, 64, 7);
+        QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
+        CmListener listener = ctx.listen(new InetSocketAddress(deviceAddress(client), 0), 4);
+        InetSocketAddress at = new InetSocketAddress(deviceAddress(client), listener.localAddress().getPort());
+        byte[] sent = payload(40, 3);
+        CompletableFuture<VerbsException> connecting = CompletableFuture.supplyAsync(() -> {
+            try {
+                ctx.connect(client, at, PATIENCE, sent).close();
+                return null;
+            } catch (VerbsException e) {
+                return e;
+            }
+        });
+        CmEvent request = nextOfType(listener, CmEventType.CONNECT_REQUEST);
+        assertEquals(at, request.request().localAddress(), "the address the request arrived at");
+        byte[] received = request.request().privateData();
+        assertTrue(received.length >= sent.length && received.length <= CmRequest.MAX_CONNECT_PRIVATE_DATA,
+                "private data length " + received.length);
+        assertArrayEquals(sent, java.util.Arrays.copyOf(received, sent.length));
+        for (int i = sent.length; i < received.length; i++) {
+            assertEquals(0, received[i], "padding byte " + i);
+        }
+        assertThrows(VerbsException.class, () -> request.request().reject(new byte[CmRequest.MAX_REJECT_PRIVATE_DATA + 1]));
+        byte[] reason = {'R', 'J', 0, 7};
+        request.request().reject(reason);
+        VerbsException failure = connecting.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        ConnectRejectedException rejected = assertInstanceOf(ConnectRejectedException.class, failure);
+        assertTrue(rejected.is(Errno.ECONNREFUSED), rejected.getMessage());
+        assertEquals(ConnectRejectedException.CONSUMER_DEFINED, rejected.rejectStatus());
+        assertArrayEquals(reason, java.util.Arrays.copyOf(rejected.privateData(), reason.length));
+
+        QueuePair other = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
+        VerbsException tooLong = assertThrows(VerbsException.class,
+                () -> ctx.connect(other, at, PATIENCE, new byte[CmRequest.MAX_CONNECT_PRIVATE_DATA + 1]));
+        assertTrue(tooLong.is(Errno.EINVAL), tooLong.getMessage());
         listener.close();
     }
 

@@ -96,6 +96,7 @@ class UseAfterCloseSweepTest {
         arguments.put(Integer.class, null);
         arguments.put(String.class, "127.0.0.1");
         arguments.put(Duration.class, Duration.ZERO);
+        arguments.put(byte[].class, new byte[0]);
         arguments.put(InetSocketAddress.class, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         arguments.put(Set.class, EnumSet.of(AccessFlag.LOCAL_WRITE));
         arguments.put(MemorySegment.class, arena.allocate(4096, 4096));

@@ -3,6 +3,9 @@ package io.rdma.srq.ra.inbound;
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.support.admission.Admission;
+import io.rdma.srq.ra.support.admission.AuthKey;
+import io.rdma.srq.verbs.ConnectRejectedException;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.ra.support.RaLogger;
 import org.jboss.logging.Logger;
@@ -10,6 +13,7 @@ import org.jboss.logging.Logger;
 import java.io.Serial;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -36,6 +40,7 @@ final class Connector extends LongRunningWork {
     private final RcConnection[] slots;
     private final long[] nextAttempt;
     private final boolean[] warned;
+    private final List<AuthKey> keys;
 
     /**
      * @param name     the activation's SRQ name, for logs
@@ -43,8 +48,9 @@ final class Connector extends LongRunningWork {
      * @param count    connections to keep, ≥ 1
      * @param interval pause before trying a failed or lost connection again
      * @param links    the activation's connections: makes them on its SRQ, replies find theirs there
+     * @param keys     the activation's authKey keys: each connect presents a token of the first; empty for none
      */
-    Connector(String name, InetSocketAddress remote, int count, Duration interval, Links links) {
+    Connector(String name, InetSocketAddress remote, int count, Duration interval, Links links, List<AuthKey> keys) {
         super("srq-connector-" + name);
         this.name = name;
         this.remote = remote;
@@ -53,6 +59,7 @@ final class Connector extends LongRunningWork {
         this.slots = new RcConnection[count];
         this.nextAttempt = new long[count];
         this.warned = new boolean[count];
+        this.keys = List.copyOf(keys);
     }
 
     /** Connects what is missing, watches what is connected, until released. */
@@ -78,17 +85,19 @@ final class Connector extends LongRunningWork {
 
     private void connect(int i) {
         try {
-            RcConnection link = links.connect(remote, CONNECT_TIMEOUT);
+            RcConnection link = links.connect(remote, CONNECT_TIMEOUT, Admission.privateDataFor(keys, remote));
             slots[i] = link;
             warned[i] = false;
             LOG.debugf("activation %s: connected to %s on QP %d", name, remote, link.qpNum());
         } catch (VerbsException | RuntimeException e) {
             nextAttempt[i] = System.nanoTime() + interval.toNanos();
+            String why = e instanceof ConnectRejectedException r
+                    ? e.getMessage() + ": " + Admission.describeReject(r.privateData()) : e.getMessage();
             if (running()) {
                 if (warned[i]) {
-                    LOG.debugf("activation %s: connection %d to %s failed again: %s", name, i, remote, e.getMessage());
+                    LOG.debugf("activation %s: connection %d to %s failed again: %s", name, i, remote, why);
                 } else {
-                    RaLogger.LOG.connectFailed(name, i, remote, interval.toMillis(), e.getMessage());
+                    RaLogger.LOG.connectFailed(name, i, remote, interval.toMillis(), why);
                     warned[i] = true;
                 }
             }

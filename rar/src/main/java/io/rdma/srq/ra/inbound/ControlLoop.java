@@ -5,6 +5,8 @@ import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.support.admission.Admission;
+import io.rdma.srq.ra.support.admission.RejectReason;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmListener;
@@ -15,6 +17,7 @@ import io.rdma.srq.ra.support.RaLogger;
 import org.jboss.logging.Logger;
 
 import java.io.Serial;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -25,8 +28,10 @@ import java.util.concurrent.atomic.LongAdder;
  * (rdma_get_cm_event(3), waiting {@value #CM_WAIT_MS} ms at most) and the device's async events
  * (ibv_get_async_event(3), without waiting), so deactivation never waits on it for long.
  * <ul>
- *   <li>CONNECT_REQUEST: accepted onto a new connection on the SRQ ({@link Links#accept}), or
- *       rejected (rdma_reject(3)) when that fails;</li>
+ *   <li>CONNECT_REQUEST: decided by the activation's {@link Admission} (allowedPeers, rate, token,
+ *       limits), then accepted onto a new connection on the SRQ ({@link Links#accept}); rejected
+ *       (rdma_reject(3), the {@link RejectReason} in its private data) when refused or when the accept
+ *       fails;</li>
  *   <li>DISCONNECTED, TIMEWAIT_EXIT, DEVICE_REMOVAL of an accepted connection: it is closed;</li>
  *   <li>IBV_EVENT_SRQ_LIMIT_REACHED of the SRQ: the fill level is raised and the limit re-armed
  *       ({@link ReceiveBuffers#limitReached}), and {@link SrqLimitReached} is handed to the
@@ -48,6 +53,7 @@ final class ControlLoop extends LongRunningWork {
     private final SharedReceiveQueue srq;
     private final ReceiveBuffers buffers;
     private final Links links;
+    private final Admission admission;
     private final ObserverDispatch observers;
     private final LongAdder limitEvents = new LongAdder();
 
@@ -58,10 +64,11 @@ final class ControlLoop extends LongRunningWork {
      * @param srq               its SRQ, to recognise its limit events
      * @param buffers           its receive buffers
      * @param links             its connections
+     * @param admission         who may connect
      * @param observers         where SrqLimitReached goes (on a thread of its own)
      */
     ControlLoop(String name, CmListener listener, Context context, SharedReceiveQueue srq, ReceiveBuffers buffers,
-                Links links, ObserverDispatch observers) {
+                Links links, Admission admission, ObserverDispatch observers) {
         super("srq-control-" + name);
         this.name = name;
         this.device = context.deviceName();
@@ -70,6 +77,7 @@ final class ControlLoop extends LongRunningWork {
         this.srq = srq;
         this.buffers = buffers;
         this.links = links;
+        this.admission = admission;
         this.observers = observers;
     }
 
@@ -92,21 +100,35 @@ final class ControlLoop extends LongRunningWork {
             accept(e.request());
         } else if (e.connection() != null && (e.type() == CmEventType.DISCONNECTED
                 || e.type() == CmEventType.TIMEWAIT_EXIT || e.type() == CmEventType.DEVICE_REMOVAL)) {
-            links.drop(e.connection().qp().qpNum());
+            int qpNum = e.connection().qp().qpNum();
+            links.drop(qpNum);
+            admission.closed(qpNum);
         }
     }
 
     private void accept(CmRequest request) {
+        InetSocketAddress from = request.remoteAddress();
+        RejectReason refused = admission.admit(from, request.localAddress(), request.privateData());
+        if (refused != null) {
+            reject(request, refused);
+            return;
+        }
         try {
             RcConnection link = links.accept(request);
-            LOG.debugf("activation %s: accepted %s on QP %d", name, request.remoteAddress(), link.qpNum());
+            admission.accepted(from, link.qpNum());
+            LOG.debugf("activation %s: accepted %s on QP %d", name, from, link.qpNum());
         } catch (VerbsException | RuntimeException failure) {
-            RaLogger.LOG.connectRefused(name, request.remoteAddress(), failure.getMessage());
-            try {
-                request.reject();
-            } catch (VerbsException | RuntimeException ignored) {
-                // the peer times out
-            }
+            RaLogger.LOG.connectRefused(name, from, failure.getMessage());
+            admission.acceptFailed(from);
+            reject(request, RejectReason.ACCEPT_FAILED);
+        }
+    }
+
+    private static void reject(CmRequest request, RejectReason reason) {
+        try {
+            request.reject(reason.toPrivateData());
+        } catch (VerbsException | RuntimeException ignored) {
+            // the peer times out
         }
     }
 

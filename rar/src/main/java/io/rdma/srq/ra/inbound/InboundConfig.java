@@ -5,6 +5,7 @@ import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.SrqSizing;
+import io.rdma.srq.ra.support.admission.Admission;
 import jakarta.resource.spi.InvalidPropertyException;
 
 import java.net.InetSocketAddress;
@@ -36,12 +37,15 @@ import java.time.Duration;
  * @param maxDeliveryAttempts delivery attempts per message, 1..1000 (1: no redelivery)
  * @param maxBatchSize      messages per call of a batch listener, 1..32
  * @param replyTimeout      the longest a reply waits for room in its connection's send ring, 0..30 s
+ * @param admission         who may connect: allowedPeers, maxConnections, maxConnectionsPerPeer,
+ *                          connectRateLimit, the authKey keys and tokenMaxAge
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,
                             Replenish replenish, int replyBufferSize, InetSocketAddress connectTo, int connectCount,
                             Duration reconnectInterval, Duration drainTimeout,
-                            int maxDeliveryAttempts, int maxBatchSize, Duration replyTimeout) {
+                            int maxDeliveryAttempts, int maxBatchSize, Duration replyTimeout,
+                            Admission.Policy admission) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

@@ -72,11 +72,12 @@ public final class Links {
      *
      * @param remote  the listener
      * @param timeout bound for each rdma_cm step
+     * @param privateData the connect's private data (the admission token, or empty)
      * @return the connection, established and registered
      * @throws VerbsException as {@link RcConnection#connect}; nothing is left open
      */
-    RcConnection connect(InetSocketAddress remote, Duration timeout) throws VerbsException {
-        return add(RcConnection.connect(pd, receives, replies, remote, timeout));
+    RcConnection connect(InetSocketAddress remote, Duration timeout, byte[] privateData) throws VerbsException {
+        return add(RcConnection.connect(pd, receives, replies, remote, timeout, privateData));
     }
 
     private RcConnection add(RcConnection link) {

@@ -4,7 +4,10 @@ import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.Teardown;
+import io.rdma.srq.ra.support.admission.Admission;
+import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
@@ -57,6 +60,7 @@ public final class SrqActivation {
     private final CmListener listener;
     private final InetSocketAddress listenAddress;
     private final ControlLoop control;
+    private final Admission admission;
     /** Null without connectTo. */
     private final Connector connector;
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -86,13 +90,25 @@ public final class SrqActivation {
         }
         this.listener = context.listen(config.listenAddress(), 128);
         this.listenAddress = listener.localAddress();
-        this.control = new ControlLoop(name, listener, context, srq, buffers, links,
+        this.admission = admission(name, config.admission(), listenAddress);
+        this.control = new ControlLoop(name, listener, context, srq, buffers, links, admission,
                 new ObserverDispatch(name, wm, sink, factory.getEndpointClass().getClassLoader()));
         this.connector = config.connectTo() == null ? null : new Connector(name, config.connectTo(),
-                config.connectCount(), config.reconnectInterval(), links);
+                config.connectCount(), config.reconnectInterval(), links, config.admission().keys());
         RaLogger.LOG.activationStarted(name, device, listenAddress, config.connectTo() == null ? ""
                         : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
                 srq.maxWr(), config.srq().maxWr(), config.bufferSize(), buffers.fill(), config.srq().srqLimit());
+    }
+
+    /** The activation's admission, logged; a WARN when any host that reaches a non-loopback listener may connect. */
+    private static Admission admission(String name, Admission.Policy policy, InetSocketAddress listenAddress) {
+        RaLogger.LOG.admissionPolicy(name, policy.peers().restricts() ? policy.peers().allowed() : "any",
+                policy.maxConnections(), policy.maxConnectionsPerPeer(), policy.connectRateLimit(),
+                policy.keys().isEmpty() ? "none" : policy.keys().stream().map(AuthKey::alias).toList());
+        if (policy.open() && Admission.reachableFromOtherHosts(listenAddress.getAddress())) {
+            RaLogger.LOG.openListener(name, listenAddress);
+        }
+        return new Admission(name, policy, System::nanoTime, System::currentTimeMillis);
     }
 
     /**
@@ -247,6 +263,6 @@ public final class SrqActivation {
     public ActivationStatistics statistics() {
         return new ActivationStatistics(name, device, buffers.posted(), poller.completed(), poller.delivered(),
                 poller.undelivered(), poller.failures(), poller.redelivered(), poller.deadLettered(), poller.errors(), control.limitEvents(), buffers.outstanding(), buffers.fill(),
-                links.size());
+                links.size(), admission.rejectedByReason());
     }
 }

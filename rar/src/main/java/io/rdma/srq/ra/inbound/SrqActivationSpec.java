@@ -6,6 +6,10 @@ import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.SrqSizing;
+import io.rdma.srq.ra.support.admission.Admission;
+import io.rdma.srq.ra.support.admission.AuthKey;
+import io.rdma.srq.ra.support.admission.KeyRing;
+import io.rdma.srq.ra.support.admission.PeerFilter;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.Activation;
 import jakarta.resource.spi.ActivationSpec;
@@ -15,6 +19,7 @@ import jakarta.resource.spi.ResourceAdapter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Configures one message-endpoint activation: an SRQ fed by rdma_cm connections, whose receive
@@ -50,6 +55,12 @@ public class SrqActivationSpec implements ActivationSpec {
     private String connectTo = "";
     private String connectCount = "1";
     private String reconnectInterval = "1000";
+    private String allowedPeers = "";
+    private String maxConnections = "1024";
+    private String maxConnectionsPerPeer = "";
+    private String connectRateLimit = "1000";
+    private String authKey = "";
+    private String tokenMaxAge = "30000";
 
     /**
      * Parses and checks every property.
@@ -88,7 +99,37 @@ public class SrqActivationSpec implements ActivationSpec {
                 CHECK.integer("maxBatchSize", maxBatchSize, 1, Poller.BATCH,
                         "messages per call of an SrqBatchListener (at most one poll of the CQ)"),
                 Duration.ofMillis(CHECK.integer("replyTimeout", replyTimeout, 0, 30_000,
-                        "milliseconds a reply waits for room in its connection's send ring, then ETIMEDOUT")));
+                        "milliseconds a reply waits for room in its connection's send ring, then ETIMEDOUT")),
+                admission());
+    }
+
+    /** The admission properties: allowedPeers, maxConnections, maxConnectionsPerPeer, connectRateLimit, authKey, tokenMaxAge. */
+    private Admission.Policy admission() throws InvalidPropertyException {
+        PeerFilter peers;
+        try {
+            peers = PeerFilter.parse(allowedPeers);
+        } catch (IllegalArgumentException e) {
+            throw CHECK.invalid("allowedPeers", "allowedPeers must be IPv4/IPv6 CIDRs separated by commas (empty: any "
+                    + "address): " + e.getMessage());
+        }
+        int max = CHECK.integer("maxConnections", maxConnections, 1, 65536, "accepted connections at most");
+        int perPeer = CHECK.integer("maxConnectionsPerPeer", blankTo(maxConnectionsPerPeer, String.valueOf(max)), 1, max,
+                "accepted connections per peer address at most (empty: maxConnections), at most maxConnections");
+        int rate = CHECK.integer("connectRateLimit", connectRateLimit, 1, 1_000_000,
+                "connect requests a second the listener considers; more are rejected RATE_LIMITED");
+        int age = CHECK.integer("tokenMaxAge", tokenMaxAge, 1000, 600_000,
+                "milliseconds a token's timestamp may lie from this server's clock, either way");
+        List<AuthKey> keys;
+        try {
+            KeyRing ring = resourceAdapter instanceof KeyRing.Source source ? source.keyRing() : KeyRing.EMPTY;
+            keys = ring.select(authKey);
+        } catch (IllegalArgumentException e) {
+            throw CHECK.invalid("authKey", "authKey must name keys of the resource adapter's authKeys property: "
+                    + e.getMessage());
+        }
+        // a nonce lives tokenMaxAge at most; the rate bounds how many arrive meanwhile (twice: the window goes both ways)
+        int cache = (int) Math.min(1 << 20, 2L * rate * age / 1000 + 1);
+        return new Admission.Policy(peers, max, perPeer, rate, keys, Duration.ofMillis(age), cache);
     }
 
     /**
@@ -408,5 +449,65 @@ public class SrqActivationSpec implements ActivationSpec {
     /** @param reconnectInterval milliseconds before a failed or lost connection is tried again, 100..3600000 */
     public void setReconnectInterval(String reconnectInterval) {
         this.reconnectInterval = reconnectInterval;
+    }
+
+    /** @return allowedPeers text */
+    public String getAllowedPeers() {
+        return allowedPeers;
+    }
+
+    /** @param allowedPeers IPv4/IPv6 CIDRs (comma-separated) a connect request's source address must lie in; empty: any. Policy, not authentication: the address can be forged */
+    public void setAllowedPeers(String allowedPeers) {
+        this.allowedPeers = allowedPeers;
+    }
+
+    /** @return maxConnections text */
+    public String getMaxConnections() {
+        return maxConnections;
+    }
+
+    /** @param maxConnections accepted connections at most, 1..65536 */
+    public void setMaxConnections(String maxConnections) {
+        this.maxConnections = maxConnections;
+    }
+
+    /** @return maxConnectionsPerPeer text */
+    public String getMaxConnectionsPerPeer() {
+        return maxConnectionsPerPeer;
+    }
+
+    /** @param maxConnectionsPerPeer accepted connections per peer address at most, 1..maxConnections; empty: maxConnections */
+    public void setMaxConnectionsPerPeer(String maxConnectionsPerPeer) {
+        this.maxConnectionsPerPeer = maxConnectionsPerPeer;
+    }
+
+    /** @return connectRateLimit text */
+    public String getConnectRateLimit() {
+        return connectRateLimit;
+    }
+
+    /** @param connectRateLimit connect requests a second considered, 1..1000000; more are rejected */
+    public void setConnectRateLimit(String connectRateLimit) {
+        this.connectRateLimit = connectRateLimit;
+    }
+
+    /** @return authKey text */
+    public String getAuthKey() {
+        return authKey;
+    }
+
+    /** @param authKey aliases of the resource adapter's authKeys (comma-separated; the first is presented by connectTo, all are accepted); empty: no token asked for */
+    public void setAuthKey(String authKey) {
+        this.authKey = authKey;
+    }
+
+    /** @return tokenMaxAge text */
+    public String getTokenMaxAge() {
+        return tokenMaxAge;
+    }
+
+    /** @param tokenMaxAge milliseconds a token's timestamp may lie from this server's clock, 1000..600000 */
+    public void setTokenMaxAge(String tokenMaxAge) {
+        this.tokenMaxAge = tokenMaxAge;
     }
 }

@@ -10,6 +10,7 @@ import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.Context;
@@ -63,6 +64,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     private final SrqManagedConnectionFactory factory;
     private final SrqConfig config;
+    private final java.util.List<io.rdma.srq.ra.support.admission.AuthKey> authKeys;
     private final Context context;
     private final ProtectionDomain pd;
     private final DeviceAttributes deviceAttributes;
@@ -83,10 +85,12 @@ public final class SrqManagedConnection implements ManagedConnection {
     private volatile boolean destroyed;
     private PrintWriter logWriter;
 
-    private SrqManagedConnection(SrqManagedConnectionFactory factory, SrqConfig config, Context context,
+    private SrqManagedConnection(SrqManagedConnectionFactory factory, SrqConfig config,
+                                 java.util.List<io.rdma.srq.ra.support.admission.AuthKey> authKeys, Context context,
                                  ProtectionDomain pd, DeviceAttributes deviceAttributes) {
         this.factory = factory;
         this.config = config;
+        this.authKeys = authKeys;
         this.context = context;
         this.pd = pd;
         this.deviceAttributes = deviceAttributes;
@@ -94,6 +98,7 @@ public final class SrqManagedConnection implements ManagedConnection {
     }
 
     static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config) throws ResourceException {
+        java.util.List<io.rdma.srq.ra.support.admission.AuthKey> keys = factory.authKeys();
         Context context;
         try {
             context = config.device().open();
@@ -103,7 +108,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         try {
             DeviceAttributes device = context.queryDevice();
             config.checkAgainst(factory.check(), device);
-            SrqManagedConnection mc = new SrqManagedConnection(factory, config, context, context.allocPd(), device);
+            SrqManagedConnection mc = new SrqManagedConnection(factory, config, keys, context, context.allocPd(), device);
             if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
                 registry.opened(mc);
             }
@@ -120,6 +125,11 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     SrqManagedConnectionFactory factory() {
         return factory;
+    }
+
+    /** @return the connection definition's authKey keys, resolved when the pooled connection opened */
+    java.util.List<io.rdma.srq.ra.support.admission.AuthKey> authKeys() {
+        return authKeys;
     }
 
     SrqConfig config() {
@@ -237,7 +247,8 @@ public final class SrqManagedConnection implements ManagedConnection {
     private PeerLink establish(PooledSrq srq, InetSocketAddress remote, String srqName, Duration timeout)
             throws VerbsException {
         RcConnection rc = RcConnection.connect(pd, RcConnection.Receives.fromSrq(srq.cq(), srq.srq()),
-                new RcConnection.Sends(config.sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout);
+                new RcConnection.Sends(config.sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout,
+                Admission.privateDataFor(authKeys, remote));
         return new PeerLink(rc, remote, srqName, factory.receiveService());
     }
 

@@ -3,7 +3,10 @@ package io.rdma.srq.ra.outbound;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
 import io.rdma.srq.ra.support.PropertyCheck;
+import io.rdma.srq.ra.support.admission.AuthKey;
+import io.rdma.srq.ra.support.admission.KeyRing;
 import jakarta.resource.ResourceException;
+import jakarta.resource.spi.InvalidPropertyException;
 import jakarta.resource.spi.ConfigProperty;
 import jakarta.resource.spi.ConnectionDefinition;
 import jakarta.resource.spi.ConnectionManager;
@@ -18,6 +21,7 @@ import javax.security.auth.Subject;
 import java.io.PrintWriter;
 import java.io.Serial;
 import java.util.Objects;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -56,6 +60,9 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     @ConfigProperty(defaultValue = "4096", description = "Largest message sent to a peer (SrqConnection.connect), bytes, 1..1073741824")
     private String sendBufferSize = "4096";
 
+    @ConfigProperty(defaultValue = "", description = "Aliases of the resource adapter's authKeys whose token SrqConnection.connect presents (the first); empty for none")
+    private String authKey = "";
+
     private transient ResourceAdapter resourceAdapter;
     private transient ReceiveService receiveService;
     private transient PrintWriter logWriter;
@@ -74,6 +81,31 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         return receiveService;
     }
 
+    /**
+     * {@return the keys of authKey (the first is presented on connect), empty for none}
+     *
+     * @throws InvalidPropertyException naming authKey for an unknown alias or malformed authKeys
+     */
+    public List<AuthKey> authKeys() throws InvalidPropertyException {
+        try {
+            KeyRing ring = resourceAdapter instanceof KeyRing.Source source ? source.keyRing() : KeyRing.EMPTY;
+            return ring.select(authKey);
+        } catch (IllegalArgumentException e) {
+            throw CHECK.invalid("authKey", "authKey must name keys of the resource adapter's authKeys property: "
+                    + e.getMessage());
+        }
+    }
+
+    /** @return authKey text */
+    public String getAuthKey() {
+        return authKey;
+    }
+
+    /** @param authKey aliases of the resource adapter's authKeys, comma-separated; empty for none */
+    public void setAuthKey(String authKey) {
+        this.authKey = authKey;
+    }
+
     PropertyCheck check() {
         return CHECK;
     }
@@ -81,6 +113,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     @Override
     public Object createConnectionFactory(ConnectionManager cm) throws ResourceException {
         config();
+        authKeys();
         return new SrqConnectionFactoryImpl(this, cm);
     }
 
@@ -226,12 +259,13 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
                 && Objects.equals(device, f.device) && Objects.equals(softProfile, f.softProfile)
                 && Objects.equals(port, f.port) && Objects.equals(receiveBufferSize, f.receiveBufferSize)
                 && Objects.equals(srqMaxWr, f.srqMaxWr) && Objects.equals(srqMaxSge, f.srqMaxSge)
-                && Objects.equals(srqLimit, f.srqLimit) && Objects.equals(sendBufferSize, f.sendBufferSize);
+                && Objects.equals(srqLimit, f.srqLimit) && Objects.equals(sendBufferSize, f.sendBufferSize)
+                && Objects.equals(authKey, f.authKey);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(provider, device, softProfile, port, receiveBufferSize, srqMaxWr, srqMaxSge, srqLimit,
-                sendBufferSize);
+                sendBufferSize, authKey);
     }
 }

@@ -141,4 +141,23 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.ERROR)
     @Message(id = 314, value = "%s stopped")
     void loopFailed(@Cause Throwable cause, String loop);
+
+    // admission control (200–299)
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 200, value = "activation %s: rejected the connect request from %s: %s (%d more of that reason "
+            + "in the last %d s not logged; all are counted in the activation's statistics)")
+    void connectRejected(String activation, java.net.InetSocketAddress peer, Object reason, long suppressed,
+                         long intervalSeconds);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 201, value = "activation %s listens on %s with neither allowedPeers nor authKey: any host that "
+            + "reaches the port can attach QPs to the SRQ and send into it; set authKey (and allowedPeers)")
+    void openListener(String activation, Object listenAddress);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 202, value = "activation %s admission: allowedPeers %s, maxConnections %d, maxConnectionsPerPeer %d, "
+            + "connectRateLimit %d/s, authKey %s")
+    void admissionPolicy(String activation, Object allowedPeers, int maxConnections, int maxConnectionsPerPeer,
+                         int connectRateLimit, Object keys);
 }

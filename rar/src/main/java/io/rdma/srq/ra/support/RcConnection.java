@@ -157,12 +157,14 @@ public final class RcConnection implements AutoCloseable {
      * @param sends    how it sends
      * @param remote   the listener's address
      * @param timeout  bound for each step
+     * @param privateData what the connect request carries (the admission token, or empty), ≤ 56 bytes
      * @return the connection, established
-     * @throws VerbsException as {@link #create}, or ECONNREFUSED, EHOSTUNREACH, ETIMEDOUT, …; nothing is left open
+     * @throws VerbsException as {@link #create}, or ECONNREFUSED ({@link io.rdma.srq.verbs.ConnectRejectedException}
+     *                        on a reject), EHOSTUNREACH, ETIMEDOUT, …; nothing is left open
      */
     public static RcConnection connect(ProtectionDomain pd, Receives receives, Sends sends, InetSocketAddress remote,
-                                       Duration timeout) throws VerbsException {
-        return establish(pd, receives, sends, qp -> pd.context().connect(qp, remote, timeout));
+                                       Duration timeout, byte[] privateData) throws VerbsException {
+        return establish(pd, receives, sends, qp -> pd.context().connect(qp, remote, timeout, privateData));
     }
 
     private static RcConnection establish(ProtectionDomain pd, Receives receives, Sends sends, Establish how)

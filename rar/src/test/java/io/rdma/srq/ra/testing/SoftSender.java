@@ -39,15 +39,33 @@ public final class SoftSender implements AutoCloseable {
      * @throws VerbsException when the connect fails
      */
     public SoftSender(InetSocketAddress to, int messageBytes) throws VerbsException {
-        ctx = Verbs.provider(Verbs.SOFT).open("soft_rxe0");
-        ProtectionDomain pd = ctx.allocPd();
-        cq = ctx.createCq(DEPTH * 2, null);
-        qp = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(cq)
-                .maxSendWr(DEPTH).maxRecvWr(1).maxRecvSge(1).build());
+        this("soft_rxe0", to, messageBytes, new byte[0]);
+    }
+
+    /**
+     * @param device       the soft device the sender is on (its address: soft_rxe0 10.77.1.1,
+     *                     soft_mlx5_0 10.77.1.2, soft_efa0 10.77.1.3)
+     * @param to           the listener's address
+     * @param messageBytes the largest message
+     * @param privateData  what the connect request carries (a token, or nothing)
+     * @throws VerbsException when the connect fails; the sender's objects are closed then
+     */
+    public SoftSender(String device, InetSocketAddress to, int messageBytes, byte[] privateData) throws VerbsException {
+        ctx = Verbs.provider(Verbs.SOFT).open(device);
         slot = Math.max(8, messageBytes);
-        // one buffer per send-queue slot: a buffer is reused only after its send completed
-        mr = pd.allocateRegistered((long) slot * DEPTH, java.util.EnumSet.of(AccessFlag.LOCAL_WRITE));
-        connection = ctx.connect(qp, to, Duration.ofSeconds(5));
+        try {
+            ProtectionDomain pd = ctx.allocPd();
+            cq = ctx.createCq(DEPTH * 2, null);
+            qp = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(cq)
+                    .maxSendWr(DEPTH).maxRecvWr(1).maxRecvSge(1).build());
+            // one buffer per send-queue slot: a buffer is reused only after its send completed
+            mr = pd.allocateRegistered((long) slot * DEPTH, java.util.EnumSet.of(AccessFlag.LOCAL_WRITE));
+            connection = ctx.connect(qp, to, Duration.ofSeconds(5), privateData);
+        } catch (VerbsException | RuntimeException e) {
+            wcs.close();
+            ctx.close();
+            throw e;
+        }
     }
 
     /** @return bytes this sender registered (its send slots) */

@@ -1,0 +1,194 @@
+package io.rdma.srq.ra.support.admission;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * The admission decision for one activation's CONNECT_REQUESTs, cheapest check first: allowedPeers,
+ * the connect rate, the token (HMAC, timestamp, nonce), then a connection slot (maxConnections,
+ * maxConnectionsPerPeer). A rejected request is counted by reason and logged (rate-limited); its
+ * reject carries {@link RejectReason#toPrivateData()}. Called from the activation's control loop;
+ * thread-safe.
+ */
+public final class Admission {
+    /** Least time between two WARN lines of one reject reason. */
+    static final Duration LOG_INTERVAL = Duration.ofSeconds(10);
+
+    /**
+     * An activation's admission properties, checked.
+     *
+     * @param peers                 allowedPeers (empty: any address)
+     * @param maxConnections        accepted connections at most
+     * @param maxConnectionsPerPeer accepted connections per peer address at most
+     * @param connectRateLimit      connect requests a second at most (bursts as large)
+     * @param keys                  the keys a token may be made with; empty: no token asked for
+     * @param tokenMaxAge           how far a token's timestamp may lie from the listener's clock
+     * @param replayCacheSize       nonces remembered at most
+     */
+    public record Policy(PeerFilter peers, int maxConnections, int maxConnectionsPerPeer, int connectRateLimit,
+                         List<AuthKey> keys, Duration tokenMaxAge, int replayCacheSize) {
+        /** Copies the keys. */
+        public Policy {
+            keys = List.copyOf(keys);
+        }
+
+        /** {@return whether any host that reaches the port may connect (no allowedPeers and no key)} */
+        public boolean open() {
+            return !peers.restricts() && keys.isEmpty();
+        }
+    }
+
+    private final Policy policy;
+    private final ConnectionLimits limits;
+    private final ConnectRateLimit rate;
+    private final ReplayCache nonces;
+    private final RejectCounters counters = new RejectCounters();
+    private final RejectLog log;
+    private final LongSupplier nanoTime;
+    private final LongSupplier wallMillis;
+
+    /**
+     * @param name       the activation's name, for the log
+     * @param policy     the properties
+     * @param nanoTime   {@link System#nanoTime()} (a test clock in tests)
+     * @param wallMillis {@link System#currentTimeMillis()} (a test clock in tests)
+     */
+    public Admission(String name, Policy policy, LongSupplier nanoTime, LongSupplier wallMillis) {
+        this.policy = policy;
+        this.nanoTime = nanoTime;
+        this.wallMillis = wallMillis;
+        this.limits = new ConnectionLimits(policy.maxConnections(), policy.maxConnectionsPerPeer());
+        this.rate = new ConnectRateLimit(policy.connectRateLimit(), nanoTime.getAsLong());
+        this.nonces = new ReplayCache(policy.replayCacheSize());
+        this.log = new RejectLog(name, LOG_INTERVAL.toNanos());
+    }
+
+    /** {@return the properties} */
+    public Policy policy() {
+        return policy;
+    }
+
+    /**
+     * Decides on a request; when admitted a connection slot is reserved for {@code from}: follow with
+     * {@link #accepted} or {@link #acceptFailed}. A reject is counted and logged here.
+     *
+     * @param from        the request's source address (as the peer claims it)
+     * @param to          the listener's address the request arrived at
+     * @param privateData the request's private data
+     * @return null when admitted, else the reason to reject with
+     */
+    public RejectReason admit(InetSocketAddress from, InetSocketAddress to, byte[] privateData) {
+        RejectReason r = check(from, to, privateData);
+        if (r != null) {
+            rejected(from, r);
+        }
+        return r;
+    }
+
+    private RejectReason check(InetSocketAddress from, InetSocketAddress to, byte[] privateData) {
+        if (!policy.peers().allows(from.getAddress())) {
+            return RejectReason.NOT_ALLOWED;
+        }
+        if (!rate.tryAcquire(nanoTime.getAsLong())) {
+            return RejectReason.RATE_LIMITED;
+        }
+        if (!policy.keys().isEmpty()) {
+            RejectReason t = PeerToken.verify(privateData, policy.keys(), to, wallMillis.getAsLong(),
+                    policy.tokenMaxAge().toMillis(), nonces);
+            if (t != null) {
+                return t;
+            }
+        }
+        return limits.reserve(from.getAddress());
+    }
+
+    /**
+     * The admitted request's accept succeeded: its slot now belongs to the connection.
+     *
+     * @param from  the address given to {@link #admit}
+     * @param qpNum the connection's qp_num
+     */
+    public void accepted(InetSocketAddress from, int qpNum) {
+        limits.bind(from.getAddress(), qpNum);
+    }
+
+    /**
+     * The admitted request's accept failed: its slot is given back, the reject counted as ACCEPT_FAILED.
+     *
+     * @param from the address given to {@link #admit}
+     */
+    public void acceptFailed(InetSocketAddress from) {
+        limits.cancel(from.getAddress());
+        rejected(from, RejectReason.ACCEPT_FAILED);
+    }
+
+    /**
+     * An accepted connection closed: frees its slot. Idempotent; unknown qp_nums are ignored.
+     *
+     * @param qpNum the connection's qp_num
+     */
+    public void closed(int qpNum) {
+        limits.closed(qpNum);
+    }
+
+    private void rejected(InetSocketAddress from, RejectReason r) {
+        counters.increment(r);
+        log.rejected(from, r, nanoTime.getAsLong());
+    }
+
+    /** {@return the rejects so far by reason name, zeros included} */
+    public Map<String, Long> rejectedByReason() {
+        return counters.snapshot();
+    }
+
+    /** {@return the counters} */
+    public RejectCounters counters() {
+        return counters;
+    }
+
+    /** {@return accepted connections counted now} */
+    public int connections() {
+        return limits.total();
+    }
+
+    /**
+     * The private data our own connect presents: a fresh token made with the first key, or nothing.
+     *
+     * @param keys   the keys configured (the first is presented), maybe empty
+     * @param target the listener connected to
+     * @return {@value PeerToken#LENGTH} bytes, or empty without a key
+     */
+    public static byte[] privateDataFor(List<AuthKey> keys, InetSocketAddress target) {
+        return keys.isEmpty() ? new byte[0] : PeerToken.create(keys.getFirst(), target, System.currentTimeMillis());
+    }
+
+    /**
+     * {@return the reason a reject of one of our activations gave, or "no reason given" (another
+     *          listener, a full backlog or no listener)}
+     *
+     * @param rejectPrivateData the reject's private data as received
+     */
+    public static String describeReject(byte[] rejectPrivateData) {
+        return RejectReason.fromPrivateData(rejectPrivateData).map(r -> "the listener rejected it: " + r)
+                .orElse("the listener rejected it without a reason of ours");
+    }
+
+    /** For {@link InetAddress} checks elsewhere: whether {@code a} is a loopback address (IPv4-mapped too). */
+    static boolean loopback(InetAddress a) {
+        byte[] b = Cidr.normal(a);
+        return b.length == 4 ? b[0] == 127 : a.isLoopbackAddress();
+    }
+
+    /**
+     * {@return whether a listener on {@code address} is reachable from other hosts: not loopback}
+     *
+     * @param address the listen address (a wildcard counts as reachable)
+     */
+    public static boolean reachableFromOtherHosts(InetAddress address) {
+        return !loopback(address);
+    }
+}
