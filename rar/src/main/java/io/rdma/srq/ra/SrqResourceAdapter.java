@@ -5,6 +5,11 @@ import io.rdma.srq.ra.inbound.CdiLimitEventSink;
 import io.rdma.srq.ra.inbound.LimitEventSink;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
+import io.rdma.srq.ra.management.ActivationDirectory;
+import io.rdma.srq.ra.management.ActivationView;
+import io.rdma.srq.ra.management.ActivationViews;
+import io.rdma.srq.ra.management.FigureStatistics;
+import io.rdma.srq.ra.management.StatisticsTable;
 import io.rdma.srq.ra.support.ActivationStatisticsSource;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
@@ -19,22 +24,27 @@ import jakarta.resource.spi.ResourceAdapterInternalException;
 import jakarta.resource.spi.TransactionSupport;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkManager;
+import org.jboss.jca.core.spi.statistics.Statistics;
+import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
 
 import javax.transaction.xa.XAResource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The RDMA SRQ resource adapter. On {@link #stop()} every pooled connection still open is destroyed,
- * so no native object outlives the adapter.
+ * so no native object outlives the adapter. Its statistics ({@link StatisticsTable#ADAPTER}: the
+ * activations it runs, their figures summed) are WildFly's {@code .../resource-adapter=R/statistics=extended}.
  */
 @Connector(displayName = "RDMA SRQ resource adapter", vendorName = "rdma-srq", eisType = "RDMA verbs",
         version = "0.1", transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction,
         reauthenticationSupport = false)
-public class SrqResourceAdapter implements ResourceAdapter, ActivationStatisticsSource, PooledConnectionRegistry {
+public class SrqResourceAdapter implements ResourceAdapter, ActivationStatisticsSource, PooledConnectionRegistry,
+        ActivationViews, Statistics {
     /** Deactivation bound per activation. */
     public static final Duration DEACTIVATION_BOUND = Duration.ofSeconds(10);
 
@@ -42,15 +52,19 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     private final Map<MessageEndpointFactory, SrqActivation> activations = new ConcurrentHashMap<>();
     private volatile BootstrapContext bootstrap;
     private volatile LimitEventSink limitEvents = new CdiLimitEventSink();
+    private final FigureStatistics<List<ActivationView>> statistics =
+            new FigureStatistics<>(StatisticsTable.ADAPTER, () -> Optional.of(activationViews()));
 
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
         this.bootstrap = ctx;
+        ActivationDirectory.started(this);
         RaLogger.LOG.adapterStarted();
     }
 
     @Override
     public void stop() {
+        ActivationDirectory.stopped(this);
         for (MessageEndpointFactory f : List.copyOf(activations.keySet())) {
             endpointDeactivation(f, null);
         }
@@ -80,6 +94,11 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     @Override
     public void closed(ManagedConnection mc) {
         open.remove(mc);
+    }
+
+    @Override
+    public List<ManagedConnection> pooledConnections() {
+        return List.copyOf(open);
     }
 
     /** @return the number of pooled connections holding native objects */
@@ -115,6 +134,16 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     @Override
     public List<ActivationStatistics> activationStatistics() {
         return activations.values().stream().map(SrqActivation::statistics).toList();
+    }
+
+    @Override
+    public List<ActivationView> activationViews() {
+        return activations.values().stream().map(a -> new ActivationView(a.statistics(), a.deviceState())).toList();
+    }
+
+    @Override
+    public StatisticsPlugin getStatistics() {
+        return statistics;
     }
 
     /** @return the running activations */

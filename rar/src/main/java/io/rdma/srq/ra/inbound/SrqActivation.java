@@ -3,6 +3,7 @@ package io.rdma.srq.ra.inbound;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.management.DeviceState;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CompletionChannel;
@@ -210,6 +211,14 @@ public final class SrqActivation {
     /** @return whether the native objects are freed (deactivation done and no delivery left) */
     boolean freed() {
         return freed;
+    }
+
+    /**
+     * @return the device now: provider, device, the state of every port (the listener may accept on
+     *         any) and healthy while the activation runs and a port is ACTIVE
+     */
+    public DeviceState deviceState() {
+        return DeviceState.of(context, 0, !stopped.get());
     }
 
     /** @return the counters now */
