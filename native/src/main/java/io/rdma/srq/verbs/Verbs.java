@@ -2,7 +2,6 @@ package io.rdma.srq.verbs;
 
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
-import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +14,6 @@ import java.util.ServiceLoader;
  * which one and why.
  */
 public final class Verbs {
-    private static final Logger LOG = Logger.getLogger(Verbs.class);
     /** The provider name that picks one by what the machine has. */
     public static final String AUTO = "auto";
     /** The provider over libibverbs. */
@@ -64,14 +62,14 @@ public final class Verbs {
         } else {
             List<DeviceInfo> devices = ib.get().devices();
             if (!devices.isEmpty()) {
-                LOG.infof("verbs provider auto: ibverbs, libibverbs lists %s", devices.stream().map(DeviceInfo::name).toList());
+                VerbsLogger.LOG.autoChoseIbverbs(devices.stream().map(DeviceInfo::name).toList());
                 return ib.get();
             }
             why = "libibverbs lists no RDMA device";
         }
         Optional<VerbsProvider> soft = find(SOFT).filter(p -> p.unavailableReason().isEmpty());
         if (soft.isPresent()) {
-            LOG.infof("verbs provider auto: soft (the embedded soft device), because %s", why);
+            VerbsLogger.LOG.autoChoseSoft(why);
             return soft.get();
         }
         throw new VerbsException("provider", Errno.ENODEV, "no usable verbs provider: " + why
