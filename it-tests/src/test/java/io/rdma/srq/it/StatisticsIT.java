@@ -48,8 +48,6 @@ public class StatisticsIT {
     /** The srq-orders definition's own figures. */
     private static final ModelNode ORDERS_DEFINITION = Operations.createAddress("subsystem", "resource-adapters",
             "resource-adapter", "srq-orders", "connection-definitions", "SrqOrders", "statistics", "extended");
-    private static final ModelNode EMBEDDED = Operations.createAddress("deployment", Apps.RAR, "subsystem",
-            "resource-adapters", "ironjacamar", "ironjacamar", "resource-adapter", Apps.RAR);
     private static final String MONITOR_LABELS = "admin_objects=\"demo-activation\"";
 
     /** Keeps a managed deployment, around which Arquillian provides the ManagementClient. */
@@ -136,45 +134,6 @@ public class StatisticsIT {
                 deployer.undeploy(APP);
             }
         }
-    }
-
-    /**
-     * The archive's own definition (ironjacamar.xml): WildFly 39 registers its statistics disabled (an
-     * archive activated by its own ironjacamar.xml has no statistics-enabled of its own);
-     * write-attribute turns them on until the next redeploy or restart.
-     */
-    @Test
-    public void theArchivesOwnDefinitionShowsItsDeviceOnceEnabled() throws Exception {
-        ModelNode address = figuresUnder(EMBEDDED.clone().add("connection-definitions", "java:/eis/SrqConnectionFactory"),
-                "healthy");
-        ModelNode definition = read(address);
-        assertFalse(definition.get("statistics-enabled").asBoolean(), definition.toString());
-        assertEquals(0, definition.get("healthy").asLong(), "disabled: not probed: " + definition);
-        setEnabled(address, true);
-        try {
-            definition = read(address);
-            assertEquals(1, definition.get("healthy").asLong(), definition.toString());
-            assertFalse(definition.get("device").asString().isEmpty(), definition.toString());
-            assertTrue(definition.get("port-state").asString().contains("ACTIVE"), definition.toString());
-        } finally {
-            setEnabled(address, false);
-        }
-    }
-
-    /**
-     * @return the address of the statistics child of {@code parent} that carries the adapter's
-     *         figure {@code figure}
-     */
-    private ModelNode figuresUnder(ModelNode parent, String figure) throws Exception {
-        ModelNode op = Operations.createReadResourceOperation(parent, true);
-        op.get("include-runtime").set(true);
-        ModelNode tree = Management.ok(management, op);
-        for (String name : tree.get("statistics").keys()) {
-            if (tree.get("statistics", name).has(figure)) {
-                return parent.clone().add("statistics", name);
-            }
-        }
-        throw new AssertionError("no statistics child of " + parent + " has " + figure + ": " + tree);
     }
 
     /** The adapter srq-orders runs no activation: MDBs without @ResourceAdapter activate on the archive's own. */
