@@ -383,6 +383,26 @@ printf '  %-26s %s\n' \
 if [ -n "$(field error)" ]; then printf '  %-26s %s\n' "error" "$(field error)"; fi
 echo "============================================================================"
 
+# ---------------------------------------------------------------- 7. where an operator looks (issue 16)
+
+# the demo MDB's figures as jboss-cli reads them (configure.cli's activation monitor, srq.properties:
+# srq.monitor.*) and the /metrics lines of that monitor (management interface, Prometheus text)
+prop() { awk -F= -v k="$1" '$1 == k { print $2; exit }' "$DEP/src/main/cli/srq.properties"; }
+MONITOR_ADDR="/subsystem=resource-adapters/resource-adapter=$(prop srq.orders.ra)/admin-objects=$(prop srq.monitor.name)/statistics=extended"
+echo
+say "jboss-cli: $MONITOR_ADDR:read-resource(include-runtime=true)"
+cli 60 --command="$MONITOR_ADDR:read-resource(include-runtime=true)" 2>/dev/null | sed 's/^/    /' \
+    || say "(the jboss-cli read failed)"
+say "GET http://127.0.0.1:9990/metrics, the lines of admin_objects=\"$(prop srq.monitor.name)\":"
+if command -v curl >/dev/null; then
+    METRICS="$(curl -sS -m 15 http://127.0.0.1:9990/metrics 2>/dev/null)" || METRICS=""
+else
+    METRICS="$(timeout 15 bash -c 'exec 3<>/dev/tcp/127.0.0.1/9990 || exit 1
+        printf "GET /metrics HTTP/1.0\r\nHost: localhost:9990\r\n\r\n" >&3; cat <&3' 2>/dev/null | tr -d '\r')" || METRICS=""
+fi
+printf '%s\n' "$METRICS" | grep -F "admin_objects=\"$(prop srq.monitor.name)\"" | sed 's/^/    /' \
+    || say "(no /metrics line for the monitor)"
+
 RC=0
 if [ "$state" != DONE ] || [ "$delivered" != "$sent" ] || [ "$sent" != "$MESSAGES" ]; then
     say "FAILED: state $state, sent $sent of $MESSAGES, delivered $delivered"

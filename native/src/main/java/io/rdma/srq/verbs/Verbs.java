@@ -2,7 +2,6 @@ package io.rdma.srq.verbs;
 
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
-import org.jboss.logging.Logger;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,7 +19,6 @@ import java.util.stream.Stream;
  * (missing ibverbs-providers, no /dev/infiniband in a container).
  */
 public final class Verbs {
-    private static final Logger LOG = Logger.getLogger(Verbs.class);
     /** The provider name that picks one by what the machine has. */
     public static final String AUTO = "auto";
     /** The provider over libibverbs. */
@@ -89,7 +87,7 @@ public final class Verbs {
         } else {
             List<DeviceInfo> devices = ib.get().devices();
             if (!devices.isEmpty()) {
-                LOG.infof("verbs provider auto: ibverbs, libibverbs lists %s", devices.stream().map(DeviceInfo::name).toList());
+                VerbsLogger.LOG.autoChoseIbverbs(devices.stream().map(DeviceInfo::name).toList());
                 return ib.get();
             }
             why = "libibverbs lists no RDMA device";
@@ -102,9 +100,7 @@ public final class Verbs {
         }
         Optional<VerbsProvider> usable = soft.filter(p -> p.unavailableReason().isEmpty());
         if (usable.isPresent()) {
-            LOG.warnf("verbs provider auto: soft (the embedded soft device: reachable only from this JVM, no "
-                    + "remote peer can connect), because the kernel has no RDMA device and %s; set provider=soft "
-                    + "to choose it explicitly", why);
+            VerbsLogger.LOG.autoChoseSoft(why);
             return usable.get();
         }
         throw new VerbsException("provider", Errno.ENODEV, "no usable verbs provider: " + why

@@ -6,6 +6,11 @@ import io.rdma.srq.ra.inbound.CdiEventSink;
 import io.rdma.srq.ra.inbound.EventSink;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
+import io.rdma.srq.ra.management.ActivationDirectory;
+import io.rdma.srq.ra.management.ActivationView;
+import io.rdma.srq.ra.management.ActivationViews;
+import io.rdma.srq.ra.management.FigureStatistics;
+import io.rdma.srq.ra.management.StatisticsTable;
 import io.rdma.srq.ra.support.ActivationStatisticsSource;
 import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
@@ -24,23 +29,27 @@ import jakarta.resource.spi.ResourceAdapterInternalException;
 import jakarta.resource.spi.TransactionSupport;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkManager;
+import org.jboss.jca.core.spi.statistics.Statistics;
+import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
 
 import javax.transaction.xa.XAResource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The RDMA SRQ resource adapter. On {@link #stop()} every pooled connection still open is destroyed,
- * so no native object outlives the adapter.
+ * so no native object outlives the adapter. Its statistics ({@link StatisticsTable#ADAPTER}: the
+ * activations it runs, their figures summed) are WildFly's {@code .../resource-adapter=R/statistics=extended}.
  */
 @Connector(displayName = "RDMA SRQ resource adapter", vendorName = "rdma-srq", eisType = "RDMA verbs",
         version = "0.1", transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction,
         reauthenticationSupport = false)
 public class SrqResourceAdapter implements ResourceAdapter, ActivationStatisticsSource, PooledConnectionRegistry,
-        KeyRing.Source {
+        KeyRing.Source, ActivationViews, Statistics {
     /** Deactivation bound per activation. */
     public static final Duration DEACTIVATION_BOUND = Duration.ofSeconds(10);
 
@@ -52,6 +61,8 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     private String authKeys = "";
     private volatile KeyRing keyRing = KeyRing.EMPTY;
     private volatile EventSink limitEvents = new CdiEventSink();
+    private final FigureStatistics<List<ActivationView>> statistics =
+            new FigureStatistics<>(StatisticsTable.ADAPTER, () -> Optional.of(activationViews()));
 
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
@@ -61,12 +72,14 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
             throw new ResourceAdapterInternalException("the resource adapter's authKeys property: " + e.getMessage());
         }
         this.bootstrap = ctx;
+        ActivationDirectory.started(this);
         RaLogger.LOG.adapterStarted();
         RaLogger.LOG.pinnedMemoryLimit(new PinningBudget(MemlockLimit.ofThisProcess()).describe());
     }
 
     @Override
     public void stop() {
+        ActivationDirectory.stopped(this);
         for (MessageEndpointFactory f : List.copyOf(activations.keySet())) {
             endpointDeactivation(f, null);
         }
@@ -138,6 +151,11 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
         limitEvents.fire(event, classLoader);
     }
 
+    @Override
+    public List<ManagedConnection> pooledConnections() {
+        return List.copyOf(open);
+    }
+
     /** @return the number of pooled connections holding native objects */
     public int openConnections() {
         return open.size();
@@ -172,6 +190,16 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     @Override
     public List<ActivationStatistics> activationStatistics() {
         return activations.values().stream().map(SrqActivation::statistics).toList();
+    }
+
+    @Override
+    public List<ActivationView> activationViews() {
+        return activations.values().stream().map(a -> new ActivationView(a.statistics(), a.deviceState())).toList();
+    }
+
+    @Override
+    public StatisticsPlugin getStatistics() {
+        return statistics;
     }
 
     /** @return the running activations */

@@ -10,8 +10,9 @@ import java.io.IOException;
 import java.time.Duration;
 
 /**
- * GET /send?n=N: sends N messages to {@link RedeployMdb} over 2 connections, waits for them and answers
- * {@code sent=N total=… missing=… duplicated=… problems=…}; 500 with the error otherwise.
+ * GET /send?n=N: sends N messages to {@link RedeployMdb} (with {@code &to=stats}: to {@link StatsMdb})
+ * over 2 connections, waits for them and answers {@code sent=N total=… missing=… duplicated=… problems=…};
+ * 500 with the error otherwise.
  */
 @WebServlet("/send")
 public class SendServlet extends HttpServlet {
@@ -25,9 +26,11 @@ public class SendServlet extends HttpServlet {
         resp.setContentType("text/plain");
         try {
             int n = Integer.parseInt(req.getParameter("n"));
+            boolean stats = "stats".equals(req.getParameter("to"));
             Tally.reset();
-            long sent = sender.send(RedeployMdb.PORT, 2, n, RedeployMdb.MARKER);
-            Tally.Summary s = Tally.of(RedeployMdb.NAME).await(n, Duration.ofSeconds(30));
+            long sent = stats ? sender.send(StatsMdb.PORT, 2, n, StatsMdb.MARKER)
+                    : sender.send(RedeployMdb.PORT, 2, n, RedeployMdb.MARKER);
+            Tally.Summary s = Tally.of(stats ? StatsMdb.NAME : RedeployMdb.NAME).await(n, Duration.ofSeconds(30));
             resp.getWriter().printf("sent=%d total=%d missing=%d duplicated=%d problems=%d%n", sent, s.total(),
                     s.missing(), s.duplicated(), s.problems());
         } catch (Exception e) {

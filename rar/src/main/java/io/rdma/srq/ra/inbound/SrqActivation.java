@@ -5,6 +5,7 @@ import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.management.DeviceState;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.AuthKey;
@@ -257,6 +258,14 @@ public final class SrqActivation {
     /** @return whether the native objects are freed (deactivation done and no delivery left) */
     boolean freed() {
         return freed;
+    }
+
+    /**
+     * @return the device now: provider, device, the state of every port (the listener may accept on
+     *         any) and healthy while the activation runs and a port is ACTIVE
+     */
+    public DeviceState deviceState() {
+        return DeviceState.of(context, 0, !stopped.get());
     }
 
     /** @return the counters now */

@@ -2,6 +2,11 @@ package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
+import io.rdma.srq.ra.management.DefinitionView;
+import io.rdma.srq.ra.management.DeviceState;
+import io.rdma.srq.ra.management.FigureStatistics;
+import io.rdma.srq.ra.management.StatisticsTable;
+import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.ra.support.admission.KeyRing;
@@ -16,26 +21,32 @@ import jakarta.resource.spi.ManagedConnectionFactory;
 import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.ResourceAdapterAssociation;
 import jakarta.resource.spi.TransactionSupport;
+import org.jboss.jca.core.spi.statistics.Statistics;
+import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
 
 import javax.security.auth.Subject;
 import java.io.PrintWriter;
 import java.io.Serial;
+import java.util.List;
 import java.util.Objects;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Creates the pooled connections: each opens a device context, allocates a protection domain and
  * keeps a pool of named SRQs. The container pools them; matching is by configuration (one
  * factory = one configuration). Properties are text, checked with messages that name the property
- * and its range; device limits are checked when the device is opened.
+ * and its range; device limits are checked when the device is opened. Its statistics
+ * ({@link StatisticsTable#DEFINITION}: device state, open connections, SRQs) are WildFly's
+ * {@code .../connection-definitions=C/statistics=extended}, beside IronJacamar's {@code statistics=pool}.
  */
 @ConnectionDefinition(connectionFactory = SrqConnectionFactory.class,
         connectionFactoryImpl = SrqConnectionFactoryImpl.class,
         connection = SrqConnection.class,
         connectionImpl = SrqConnectionHandle.class)
 public class SrqManagedConnectionFactory implements ManagedConnectionFactory, ResourceAdapterAssociation,
-        TransactionSupport {
+        TransactionSupport, Statistics {
     @Serial
     private static final long serialVersionUID = 1L;
     private static final PropertyCheck CHECK = new PropertyCheck(SrqManagedConnectionFactory.class);
@@ -66,6 +77,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private transient ResourceAdapter resourceAdapter;
     private transient ReceiveService receiveService;
     private transient PrintWriter logWriter;
+    private transient volatile FigureStatistics<DefinitionView> statistics;
 
     /** @return the parsed configuration @throws ResourceException naming a bad property and its range */
     public SrqConfig config() throws ResourceException {
@@ -136,6 +148,41 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
             }
         }
         return null;
+    }
+
+    @Override
+    public StatisticsPlugin getStatistics() {
+        FigureStatistics<DefinitionView> s = statistics;
+        if (s == null) {
+            synchronized (this) {
+                s = statistics;
+                if (s == null) {
+                    s = new FigureStatistics<>(StatisticsTable.DEFINITION, () -> Optional.of(definitionView()));
+                    statistics = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    /**
+     * @return the definition now: its device opened and queried (or why it cannot be), and what the
+     *         pooled connections of this factory hold
+     */
+    DefinitionView definitionView() {
+        SrqConfig c;
+        try {
+            c = config();
+        } catch (ResourceException e) {
+            return new DefinitionView(DeviceState.unavailable(provider, device, e.getMessage()), 0, 0, 0);
+        }
+        List<SrqManagedConnection> mine = resourceAdapter instanceof PooledConnectionRegistry r
+                ? r.pooledConnections().stream().filter(SrqManagedConnection.class::isInstance)
+                        .map(SrqManagedConnection.class::cast).filter(mc -> mc.factory() == this).toList()
+                : List.of();
+        return new DefinitionView(DeviceState.probe(c.device(), c.port()), mine.size(),
+                mine.stream().mapToInt(SrqManagedConnection::srqCount).sum(),
+                mine.stream().mapToLong(SrqManagedConnection::limitEvents).sum());
     }
 
     @Override

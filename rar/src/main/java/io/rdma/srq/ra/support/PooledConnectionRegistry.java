@@ -3,6 +3,8 @@ package io.rdma.srq.ra.support;
 import io.rdma.srq.api.SrqLimitReached;
 import jakarta.resource.spi.ManagedConnection;
 
+import java.util.List;
+
 /**
  * Where pooled connections report that they hold native objects, so whoever keeps the registry (the
  * resource adapter) can destroy what is still open when it stops.
@@ -24,4 +26,7 @@ public interface PooledConnectionRegistry {
      */
     default void limitReached(SrqLimitReached event, ClassLoader classLoader) {
     }
+
+    /** @return the pooled connections holding native objects now (a copy) */
+    List<ManagedConnection> pooledConnections();
 }

@@ -1,0 +1,12 @@
+package io.rdma.srq.ra.management;
+
+import io.rdma.srq.api.ActivationStatistics;
+
+/**
+ * What the statistics table reads of one running activation.
+ *
+ * @param statistics its counters now
+ * @param device     its device now
+ */
+public record ActivationView(ActivationStatistics statistics, DeviceState device) {
+}

@@ -1,0 +1,83 @@
+package io.rdma.srq.ra.management;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.rdma.srq.ra.management.Figure.counter;
+import static io.rdma.srq.ra.management.Figure.gauge;
+import static io.rdma.srq.ra.management.Figure.text;
+
+/**
+ * The one mapping from what the adapter knows to what WildFly shows: each line is an attribute of a
+ * {@code statistics=extended} resource (jboss-cli) and, numeric ones, a {@code /metrics} line named
+ * {@code wildfly_resource_adapters_extended_<name with '_'>}. Adding a figure is one line here; the
+ * adapter-wide totals ({@link #ADAPTER}) follow the activation lines by themselves.
+ *
+ * <p>Where each table appears (README "Statistics and metrics"):
+ * <ul>
+ *   <li>{@link #ACTIVATION}: an {@link SrqActivationMonitor} admin object, one per watched srqName;</li>
+ *   <li>{@link #ADAPTER}: the resource adapter (every activation it runs, summed);</li>
+ *   <li>{@link #DEFINITION}: each connection definition (SrqManagedConnectionFactory).</li>
+ * </ul>
+ */
+public final class StatisticsTable {
+
+    /** One activation, read live from the running activation with the watched srqName. */
+    public static final List<Figure<ActivationView>> ACTIVATION = List.of(
+            gauge("active", "1 while an activation with this srqName runs, else 0", a -> 1),
+            gauge("healthy", "1 while the activation runs and a port of its device is ACTIVE, else 0", a -> flag(a.device().healthy())),
+            text("srq-name", "the activation's SRQ name (activation property srqName)", a -> a.statistics().srqName()),
+            text("provider", "the verbs provider the activation uses (ibverbs, soft)", a -> a.device().provider()),
+            text("device", "the RDMA device the activation uses", a -> a.device().device()),
+            text("port-state", "ibv_query_port state of the device's ports, e.g. 1:ACTIVE", a -> a.device().ports()),
+            counter("receives-posted", "receive WRs posted to the SRQ (ibv_post_srq_recv), WRs", a -> a.statistics().posted()),
+            counter("completions", "receive work completions polled, success and error, WCs", a -> a.statistics().completed()),
+            counter("delivered", "messages delivered to an endpoint (onReceive returned or threw)", a -> a.statistics().delivered()),
+            counter("endpoint-failures", "deliveries whose onReceive, beforeDelivery or afterDelivery threw", a -> a.statistics().endpointFailures()),
+            counter("error-completions", "completions with a status other than IBV_WC_SUCCESS (never delivered)", a -> a.statistics().errorCompletions()),
+            counter("limit-events", "IBV_EVENT_SRQ_LIMIT_REACHED events taken", a -> a.statistics().limitEvents()),
+            gauge("outstanding-receives", "receive WRs posted and not yet consumed, now, WRs", a -> a.statistics().outstanding()),
+            gauge("srq-fill", "the fill level the SRQ is topped up to, now, WRs", a -> a.statistics().fill()),
+            gauge("connections", "RC connections on the SRQ now", a -> a.statistics().connections()));
+
+    /** The resource adapter: how many activations it runs and each numeric activation figure summed over them. */
+    public static final List<Figure<List<ActivationView>>> ADAPTER = adapterFigures();
+
+    /** One connection definition: its device and what its open pooled connections hold. */
+    public static final List<Figure<DefinitionView>> DEFINITION = List.of(
+            gauge("healthy", "1 when the configured device opens and its configured port is ACTIVE, else 0", d -> flag(d.device().healthy())),
+            text("provider", "the verbs provider of the definition (ibverbs, soft)", d -> d.device().provider()),
+            text("device", "the RDMA device of the definition", d -> d.device().device()),
+            text("port-state", "ibv_query_port state of the configured port, e.g. 1:ACTIVE", d -> d.device().ports()),
+            gauge("open-connections", "pooled connections holding a device context and PD now", DefinitionView::openConnections),
+            gauge("srqs", "named SRQs open on the pooled connections now", DefinitionView::srqs),
+            gauge("limit-events", "IBV_EVENT_SRQ_LIMIT_REACHED taken by the SRQs of the open pooled connections", DefinitionView::limitEvents));
+
+    private StatisticsTable() {
+    }
+
+    private static List<Figure<List<ActivationView>>> adapterFigures() {
+        List<Figure<List<ActivationView>>> figures = new ArrayList<>();
+        figures.add(gauge("activations", "message-endpoint activations running now", List::size));
+        for (Figure<ActivationView> f : ACTIVATION) {
+            if (f.kind() == Figure.Kind.COUNTER) {
+                figures.add(counter(f.name(), f.description() + ", summed over the adapter's activations", all -> sum(all, f)));
+            } else if (f.kind() == Figure.Kind.GAUGE && !f.name().equals("active")) {
+                figures.add(gauge(f.name(), f.description() + ", summed over the adapter's activations", all -> sum(all, f)));
+            }
+        }
+        return List.copyOf(figures);
+    }
+
+    private static long sum(List<ActivationView> all, Figure<ActivationView> f) {
+        long total = 0;
+        for (ActivationView a : all) {
+            total += f.number().applyAsLong(a);
+        }
+        return total;
+    }
+
+    private static long flag(boolean b) {
+        return b ? 1 : 0;
+    }
+}
