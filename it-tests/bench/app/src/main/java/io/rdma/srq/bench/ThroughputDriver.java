@@ -1,0 +1,84 @@
+package io.rdma.srq.bench;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Runs one throughput measurement: {@code senders} in-server senders (EJB {@code @Asynchronous}
+ * methods) into a case's sink MDB, timed from the first send to the delivery of the last message.
+ * While it runs it samples the backlog (messages sent but not yet delivered to the MDB) every
+ * {@value #SAMPLE_MILLIS} ms: a backlog that keeps growing, or that stays far above zero, says the
+ * receiving side is the bottleneck, not the senders.
+ */
+@ApplicationScoped
+public class ThroughputDriver {
+    private static final long SAMPLE_MILLIS = 5;
+
+    @Inject
+    SrqSender srqSender;
+
+    @Inject
+    JmsSender jmsSender;
+
+    /**
+     * @param c          the case
+     * @param senders    sender threads, ≥ 1
+     * @param peers      SrqPeer connections per SRQ sender (ignored for JMS), ≥ 1
+     * @param messages   messages per sender, ≥ 1
+     * @param size       bytes per message
+     * @param timeoutMs  longest the run may take
+     * @return what it measured
+     * @throws Exception a sender's failure, or TimeoutException when deliveries fall short
+     */
+    public ThroughputResult run(ThroughputCase c, int senders, int peers, long messages, int size, long timeoutMs)
+            throws Exception {
+        long total = senders * messages;
+        DeliveryCount deliveries = c.deliveries();
+        long before = deliveries.count();
+        deliveries.arm(total);
+        LongAdder sent = new LongAdder();
+        long start = System.nanoTime();
+        List<Future<Long>> futures = new ArrayList<>(senders);
+        for (int i = 0; i < senders; i++) {
+            futures.add(switch (c.transport()) {
+                case SRQ -> srqSender.send(Integer.parseInt(c.destination()), peers, messages, size, sent);
+                case JMS -> jmsSender.send(c.destination(), messages, size, sent);
+            });
+        }
+        long deadline = start + timeoutMs * 1_000_000L;
+        long maxBacklog = 0;
+        long sendEnd = 0;
+        long backlogAtSendEnd = -1;
+        while (deliveries.reachedNanos() == 0) {
+            long backlog = sent.sum() - (deliveries.count() - before);
+            maxBacklog = Math.max(maxBacklog, backlog);
+            if (sendEnd == 0 && futures.stream().allMatch(Future::isDone)) {
+                sendEnd = System.nanoTime();
+                backlogAtSendEnd = total - (deliveries.count() - before);
+                for (Future<Long> f : futures) {
+                    f.get();   // a sender's exception ends the run here
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException(c.label() + ": " + (deliveries.count() - before) + " of " + total
+                        + " delivered after " + timeoutMs + " ms (sent " + sent.sum() + ")");
+            }
+            Thread.sleep(SAMPLE_MILLIS);
+        }
+        if (sendEnd == 0) {
+            for (Future<Long> f : futures) {
+                f.get();
+            }
+            sendEnd = System.nanoTime();
+            backlogAtSendEnd = 0;
+        }
+        return new ThroughputResult(c.label(), senders, total, size, deliveries.reachedNanos() - start,
+                sendEnd - start, maxBacklog, backlogAtSendEnd);
+    }
+}
