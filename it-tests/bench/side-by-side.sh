@@ -33,8 +33,9 @@
 #   --skip-build  use what the last build left (deployment/target, it-tests/bench/app/target)
 #   --skip-jmh    leave out (d) (its row then says "not run")
 #   --no-results  write $OUT/summary.md only, leave RESULTS.md alone
-# Knobs (environment): ROUNDS (3), TP_MESSAGES (messages per run, 80000), RR_CALLS_REQUIRED (timed
-#   calls per caller, CMT responder, 1500), RR_CALLS_NOT_SUPPORTED (5000), BENCH_OUT
+# Knobs (environment): ROUNDS (3), TP_MESSAGES (messages per throughput run, 40000), RR_CALLS (timed
+#   calls per caller and run, 20000, a quarter as many untimed first), RR_MAX_MS (a run's timed phase
+#   ends after this many ms if the calls have not, 5000; the warm-up after a third of it), BENCH_OUT
 #   (it-tests/target/side-by-side), MVN_ARGS (e.g. -o), JAVA_HOME (JDK 25).
 # Ports: WildFly's 8080 and 9990 (shared on this machine: the server part waits for the lock).
 # About 8-10 minutes on 2 cores.
@@ -45,9 +46,9 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
 OUT=${BENCH_OUT:-$REPO/it-tests/target/side-by-side}
 ROUNDS=${ROUNDS:-3}
-TP_MESSAGES=${TP_MESSAGES:-80000}
-RR_CALLS_REQUIRED=${RR_CALLS_REQUIRED:-1500}
-RR_CALLS_NOT_SUPPORTED=${RR_CALLS_NOT_SUPPORTED:-5000}
+TP_MESSAGES=${TP_MESSAGES:-40000}
+RR_CALLS=${RR_CALLS:-20000}
+RR_MAX_MS=${RR_MAX_MS:-5000}
 TP_SENDERS=2
 THROUGHPUT_CASES="a-srq-required c-jms-required a-srq-not-supported c-jms-not-supported"
 RR_CASES="jms-required jms-not-supported"
@@ -146,11 +147,10 @@ server() {
     for c in $THROUGHPUT_CASES; do tp "senders$s" "$c" $s $((TP_MESSAGES / s)) || die "throughput $c"; done
   done
   rr() { # rr ROUND CASE CALLERS SIZE
-    local calls=$RR_CALLS_NOT_SUPPORTED r
-    case "$2" in *-required) calls=$RR_CALLS_REQUIRED ;; esac
-    r=$(post roundtrip "case=$2&callers=$3&warmup=$((calls / 3))&calls=$calls&size=$4") || return 1
+    local r
+    r=$(post roundtrip "case=$2&callers=$3&warmup=$((RR_CALLS / 4))&calls=$RR_CALLS&size=$4&maxMs=$RR_MAX_MS") || return 1
     echo "round=$1 $(tr '\n' ' ' <<< "$r")" >> "$OUT/roundtrip.txt"
-    say "  $1 $2 callers=$3 size=$4: $(field callsPerSec "$r") calls/s, p50 $(field p50Us "$r") µs, p99 $(field p99Us "$r") µs, p99.9 $(field p999Us "$r") µs"
+    say "  $1 $2 callers=$3 size=$4: $(field calls "$r") calls, $(field callsPerSec "$r") calls/s, p50 $(field p50Us "$r") µs, p99 $(field p99Us "$r") µs, p99.9 $(field p999Us "$r") µs"
   }
   say "request/reply: $ROUNDS interleaved rounds of $RR_CASES × 64 B, 4 KiB × 1, 8 callers"
   for r in $(seq "$ROUNDS"); do
@@ -205,8 +205,8 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
        "rdma-core (libibverbs1) $(dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null || echo 'not installed');" \
        "$("$JAVA_HOME/bin/java" -version 2>&1 | head -1); $(cat "$OUT/wildfly-version.txt"), standalone-full," \
        "embedded Artemis $(cat "$OUT/artemis-version.txt") (in-VM); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Command: \`$COMMAND\` (ROUNDS=$ROUNDS, TP_MESSAGES=$TP_MESSAGES, RR_CALLS_REQUIRED=$RR_CALLS_REQUIRED," \
-       "RR_CALLS_NOT_SUPPORTED=$RR_CALLS_NOT_SUPPORTED); wall time $(( $(date +%s) - T0 )) s. Medians of $ROUNDS" \
+  echo "Command: \`$COMMAND\` (ROUNDS=$ROUNDS, TP_MESSAGES=$TP_MESSAGES, RR_CALLS=$RR_CALLS," \
+       "RR_MAX_MS=$RR_MAX_MS); wall time $(( $(date +%s) - T0 )) s. Medians of $ROUNDS" \
        "interleaved rounds (min–max in brackets), after one untimed warm-up run of each throughput case."
   echo "Server JVM: -Xms2g -Xmx2g, C2 (no TieredStopAtLevel). The soft device (provider=soft) is in the"
   echo "server's JVM: senders and receivers share its 2 cores. Artemis: NON_PERSISTENT, address-setting \`#\`"
@@ -252,17 +252,18 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
   echo
   echo "### Request/reply: EJB caller → responder MDB → reply (JMS: temporary reply queue per caller thread, JMSReplyTo + correlation id, NON_PERSISTENT)"
   echo
-  echo "Timed calls per caller thread: $RR_CALLS_REQUIRED (REQUIRED responder), $RR_CALLS_NOT_SUPPORTED (NOT_SUPPORTED), after a third"
-  echo "as many untimed; the callers' histograms merged (HdrHistogram, 3 digits). Latencies in µs."
+  echo "Per run and caller thread: up to $((RR_CALLS / 4)) untimed calls (at most $((RR_MAX_MS / 3)) ms), then up to $RR_CALLS timed calls"
+  echo "(at most $RR_MAX_MS ms; \"calls\" is what the run timed, all callers); the callers' histograms merged"
+  echo "(HdrHistogram, 3 digits). Latencies in µs."
   echo
-  echo "| case | responder transaction | size | callers | calls/s | p50 µs | p99 µs | p99.9 µs |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  echo "| case | responder transaction | size | callers | calls timed per run | calls/s | p50 µs | p99 µs | p99.9 µs |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
   for size in 64 4096; do for n in 1 8; do for c in $RR_CASES; do
     t=REQUIRED; case $c in *-not-supported) t=NOT_SUPPORTED ;; esac
     f="case=$c callers=$n size=$size"
-    echo "| $c | $t | $size B | $n | $(stats "$RT" callsPerSec $f) | $(stats "$RT" p50Us $f) | $(stats "$RT" p99Us $f) | $(stats "$RT" p999Us $f) |"
+    echo "| $c | $t | $size B | $n | $(stats "$RT" calls $f) | $(stats "$RT" callsPerSec $f) | $(stats "$RT" p50Us $f) | $(stats "$RT" p99Us $f) | $(stats "$RT" p999Us $f) |"
   done; done; done
-  echo "| srq-* (pooled SRQ call) | REQUIRED, NOT_SUPPORTED | 64 B, 4 KiB | 1, 8 | not measured: SrqConnection's call is not on this branch; its RoundTrip joins RR_CASES when it lands | | | |"
+  echo "| srq-* (pooled SRQ call) | REQUIRED, NOT_SUPPORTED | 64 B, 4 KiB | 1, 8 | not measured: SrqConnection's call is not on this branch; its RoundTrip joins RR_CASES when it lands | | | | |"
   echo
   echo "Raw runs: \`$OUT\` (throughput.txt, roundtrip.txt, jmh.tsv; the server log in it-tests/target/bench-server/log)."
 } > "$OUT/summary.md"

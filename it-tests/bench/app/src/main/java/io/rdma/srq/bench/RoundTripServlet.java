@@ -15,9 +15,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code POST /srq-bench/roundtrip?case=jms-not-supported&callers=8&warmup=2000&calls=10000&size=64}:
+ * {@code POST /srq-bench/roundtrip?case=jms-not-supported&callers=8&warmup=2000&calls=10000&size=64&maxMs=5000}:
  * {@code callers} EJB caller threads ({@link RoundTripCaller}, {@code @Asynchronous}) each make
- * {@code warmup} + {@code calls} round trips; answers {@code key=value} lines: calls/s over the
+ * {@code warmup} + {@code calls} round trips (each phase bounded in time by {@code maxMs}, see
+ * {@link RoundTripCaller}); answers {@code key=value} lines: calls/s over the
  * timed phases (first start to last end) and the merged histogram's p50, p99, p99.9 and max in µs.
  */
 @WebServlet("/roundtrip")
@@ -36,12 +37,14 @@ public class RoundTripServlet extends HttpServlet {
         int warmup;
         int calls;
         int size;
+        int maxMs;
         try {
             trips.of(label);
             callers = Params.intIn(req, "callers", 1, 1, 8);
             warmup = Params.intIn(req, "warmup", 1000, 0, 10_000_000);
             calls = Params.intIn(req, "calls", 10_000, 1, 10_000_000);
             size = Params.intIn(req, "size", 64, 1, 1 << 20);
+            maxMs = Params.intIn(req, "maxMs", 10_000, 1, 600_000);
         } catch (IllegalArgumentException e) {
             resp.setStatus(400);
             resp.getWriter().println(e.getMessage());
@@ -50,7 +53,7 @@ public class RoundTripServlet extends HttpServlet {
         try {
             List<Future<CallerResult>> futures = new ArrayList<>(callers);
             for (int i = 0; i < callers; i++) {
-                futures.add(caller.run(label, warmup, calls, size));
+                futures.add(caller.run(label, warmup, calls, size, maxMs));
             }
             Histogram all = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
             long start = Long.MAX_VALUE;
