@@ -19,7 +19,9 @@
 #            address-setting "#" max-size-bytes=-1 so that nothing pages), each sender its own
 #            connection, session and producer
 #      one untimed warm-up run of each, then ROUNDS rounds of every case in turn; then the check that
-#      the receiver is the bottleneck: each case with 1 and 4 senders (same message total)
+#      the receiver is the bottleneck: each case with 1 and 4 senders (same message total), and for
+#      the JMS cases the receiver alone, twice: the queue filled while the MDB's delivery is stopped
+#      (management stop-delivery), then start-delivery and the MDB's first-to-last delivery rate
 #   4. request/reply, EJB callers (@Stateless, one thread each, HdrHistogram) → responder MDB →
 #      reply: JMS (temporary reply queue per caller thread, JMSReplyTo + correlation id, NON_PERSISTENT)
 #      with the responder under CMT REQUIRED and NOT_SUPPORTED, 64 B and 4 KiB, 1 and 8 callers,
@@ -70,6 +72,7 @@ say() { echo "side-by-side: $*" >&2; }
 die() { say "FAILED: $*"; exit 1; }
 rm -rf "$OUT" && mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 T0=$(date +%s)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 COMMAND="it-tests/bench/side-by-side.sh${*:+ $*}"
 
 # 1. build, and (d) ----------------------------------------------------------------------------------
@@ -154,6 +157,21 @@ server() {
     echo "round=$1 $(tr '\n' ' ' <<< "$r")" >> "$OUT/roundtrip.txt"
     say "  $1 $2 callers=$3 size=$4: $(field calls "$r") calls, $(field callsPerSec "$r") calls/s, p50 $(field p50Us "$r") µs, p99 $(field p99Us "$r") µs, p99.9 $(field p999Us "$r") µs"
   }
+  mgmt() { JAVA_OPTS="--sun-misc-unsafe-memory-access=allow" timeout 120 "$CLI" -c --controller=127.0.0.1:9990 --command="$1" > /dev/null 2>&1; }
+  drain() { # drain ROUND CASE MDB: the receiver alone
+    local r mdb=/deployment=srq-bench.war/subsystem=ejb3/message-driven-bean=$3
+    mgmt "$mdb:stop-delivery" || { say "stop-delivery of $3 failed"; return 1; }
+    post drain "case=$2&step=prefill&senders=$TP_SENDERS&messages=$((TP_MESSAGES / TP_SENDERS))" > /dev/null || return 1
+    mgmt "$mdb:start-delivery" || { say "start-delivery of $3 failed"; return 1; }
+    r=$(post drain "case=$2&step=drain") || return 1
+    echo "round=$1 $(tr '\n' ' ' <<< "$r")" >> "$OUT/drain.txt"
+    say "  $1 $2 receiver alone (pre-filled queue): $(field drainRate "$r") msg/s"
+  }
+  : > "$OUT/drain.txt"
+  for r in 1 2; do
+    drain "$r" c-jms-required JmsSinkRequired || die "drain c-jms-required"
+    drain "$r" c-jms-not-supported JmsSinkNotSupported || die "drain c-jms-not-supported"
+  done
   say "request/reply: $ROUNDS interleaved rounds of $RR_CASES × 64 B, 4 KiB × 1, 8 callers"
   for r in $(seq "$ROUNDS"); do
     for size in 64 4096; do for n in 1 8; do for c in $RR_CASES; do
@@ -191,7 +209,8 @@ stats() {
       if (ok) v[m++] = kv[f] + 0 }
     END { if (m == 0) { print "n/a"; exit }
           asort(v); med = (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
-          fmt = (v[m] >= 100) ? "%.0f" : "%.1f"
+          frac = 0; for (k = 1; k <= m; k++) if (v[k] != int(v[k])) frac = 1
+          fmt = (v[m] >= 100 || !frac) ? "%.0f" : "%.1f"
           printf(fmt " (" fmt "–" fmt ")", med, v[1], v[m]) }'
 }
 one() { # one FILE ROUND CASE FIELD: FIELD of that single run
@@ -206,7 +225,7 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
   echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores; kernel $(uname -r);" \
        "rdma-core (libibverbs1) $(dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null || echo 'not installed');" \
        "$("$JAVA_HOME/bin/java" -version 2>&1 | head -1); $(cat "$OUT/wildfly-version.txt"), standalone-full," \
-       "embedded Artemis $(cat "$OUT/artemis-version.txt") (in-VM); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+       "embedded Artemis $(cat "$OUT/artemis-version.txt") (in-VM); load average at the start: $LOAD_START, at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "Command: \`$COMMAND\` (ROUNDS=$ROUNDS, TP_MESSAGES=$TP_MESSAGES, RR_CALLS=$RR_CALLS," \
        "RR_MAX_MS=$RR_MAX_MS); wall time $(( $(date +%s) - T0 )) s. Medians of $ROUNDS" \
        "interleaved rounds (min–max in brackets), after one untimed warm-up run of each throughput case."
@@ -231,7 +250,7 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
   echo "| (b) b-srq-batch-* | batch listener | REQUIRED, NOT_SUPPORTED | not measured: the batch listener interface is not on this branch; its MDBs join THROUGHPUT_CASES when it lands | | | | |"
   if [ -s "$OUT/jmh.tsv" ]; then
     while IFS=$'\t' read -r wm m lo hi; do
-      echo "| (d) ActivationPipelineBenchmark $wm | none (container-less, two threads, JMH) | — | $(awk -v a="$m" -v b="$lo" -v c="$hi" 'BEGIN{printf "%.0f (%.0f–%.0f)", a, b, c}') | | | |"
+      echo "| (d) ActivationPipelineBenchmark $wm | none (container-less, two threads, JMH) | — | $(awk -v a="$m" -v b="$lo" -v c="$hi" 'BEGIN{printf "%.0f (%.0f–%.0f)", a, b, c}') | | | | |"
     done < "$OUT/jmh.tsv"
   else
     echo "| (d) ActivationPipelineBenchmark | container-less | — | not run (--skip-jmh) | | | | |"
@@ -243,13 +262,20 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
   echo "Like for like (medians): (a)/(c) REQUIRED $(ratio "$aR" "$cR"), NOT_SUPPORTED $(ratio "$aN" "$cN") (goal ≥ 1.5);" \
        "(a) NOT_SUPPORTED/(d) pool $(ratio "$aN" "${dP:-0}"); (b) not measured (goals ≥ 5 × (c), ≥ 0.5 × (d))."
   echo
-  echo "Is the receiving side the bottleneck? The backlog (sent − delivered, sampled every 5 ms) and the same"
-  echo "message total with 1 and 4 sender threads (one run each, after the rounds):"
+  echo "Is the receiving side the bottleneck? The backlog (sent − delivered, sampled every 5 ms), the same"
+  echo "message total with 1 and 4 sender threads (one run each, after the rounds) and, for JMS, the receiver"
+  echo "alone: the queue filled while the MDB's delivery was stopped (stop-delivery), then start-delivery and"
+  echo "the MDB's rate from its first to its last delivery (two runs). An SRQ sender cannot run ahead of"
+  echo "the SRQ's receive buffers (receiver-not-ready holds it back), so there the sign is a backlog that"
+  echo "stays near the SRQ's depth (srqMaxWr 1024) instead of near 0. (Senders publish their count in steps"
+  echo "of 256, so a sampled backlog can be slightly negative.)"
   echo
-  echo "| case | 1 sender msg/s | $TP_SENDERS senders msg/s (median) | 4 senders msg/s | mean backlog, 1 / $TP_SENDERS (median) / 4 senders | backlog at send end, 1 / 4 senders |"
-  echo "|---|---:|---:|---:|---:|---:|"
+  echo "| case | 1 sender msg/s | $TP_SENDERS senders msg/s (median) | 4 senders msg/s | mean backlog, 1 / $TP_SENDERS (median) / 4 senders | backlog at send end, 1 / 4 senders | receiver alone msg/s |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
   for c in $THROUGHPUT_CASES; do
-    echo "| $c | $(one "$TP" senders1 "$c" rate) | $(med "$TP" rate case=$c) | $(one "$TP" senders4 "$c" rate) | $(one "$TP" senders1 "$c" meanBacklog) / $(med "$TP" meanBacklog case=$c) / $(one "$TP" senders4 "$c" meanBacklog) | $(one "$TP" senders1 "$c" backlogAtSendEnd) / $(one "$TP" senders4 "$c" backlogAtSendEnd) |"
+    alone="n/a (SRQ)"
+    case $c in c-jms-*) alone="$(one "$OUT/drain.txt" 1 "$c" drainRate), $(one "$OUT/drain.txt" 2 "$c" drainRate)" ;; esac
+    echo "| $c | $(one "$TP" senders1 "$c" rate) | $(med "$TP" rate case=$c) | $(one "$TP" senders4 "$c" rate) | $(one "$TP" senders1 "$c" meanBacklog) / $(med "$TP" meanBacklog case=$c) / $(one "$TP" senders4 "$c" meanBacklog) | $(one "$TP" senders1 "$c" backlogAtSendEnd) / $(one "$TP" senders4 "$c" backlogAtSendEnd) | $alone |"
   done
   echo
   echo "### Request/reply: EJB caller → responder MDB → reply (JMS: temporary reply queue per caller thread, JMSReplyTo + correlation id, NON_PERSISTENT)"
@@ -267,7 +293,7 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
   done; done; done
   echo "| srq-* (pooled SRQ call) | REQUIRED, NOT_SUPPORTED | 64 B, 4 KiB | 1, 8 | not measured: SrqConnection's call is not on this branch; its RoundTrip joins RR_CASES when it lands | | | | |"
   echo
-  echo "Raw runs: \`$OUT\` (throughput.txt, roundtrip.txt, jmh.tsv; the server log in it-tests/target/bench-server/log)."
+  echo "Raw runs: \`${OUT#"$REPO"/}\` (throughput.txt, drain.txt, roundtrip.txt, jmh.tsv; the server log in it-tests/target/bench-server/log)."
 } > "$OUT/summary.md"
 cat "$OUT/summary.md"
 if $RESULTS; then

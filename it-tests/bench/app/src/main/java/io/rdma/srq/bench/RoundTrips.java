@@ -11,8 +11,10 @@ import java.util.Map;
 /**
  * The request/reply cases by name. JMS: {@code jms-required} and {@code jms-not-supported}, the
  * responder MDB's transaction attribute. The pooled-SRQ cases join this map as
- * {@code srq-required}/{@code srq-not-supported} with their own {@link RoundTrip} when
- * {@code SrqConnection}'s call lands; the loop, the histograms and the script stay as they are.
+ * {@code srq-required}/{@code srq-not-supported} with their own {@link RoundTrip} (a pooled
+ * connection's peer to {@link SrqResponderRequired#PORT} or {@link SrqResponderNotSupported#PORT},
+ * one call per {@link RoundTrip.Caller#call()}) when {@code SrqConnection}'s call lands; the
+ * responders, the loop, the histograms and the script stay as they are.
  */
 @ApplicationScoped
 public class RoundTrips {

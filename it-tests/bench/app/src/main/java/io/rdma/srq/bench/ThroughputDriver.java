@@ -45,13 +45,7 @@ public class ThroughputDriver {
         deliveries.arm(total);
         LongAdder sent = new LongAdder();
         long start = System.nanoTime();
-        List<Future<Long>> futures = new ArrayList<>(senders);
-        for (int i = 0; i < senders; i++) {
-            futures.add(switch (c.transport()) {
-                case SRQ -> srqSender.send(Integer.parseInt(c.destination()), peers, messages, size, sent);
-                case JMS -> jmsSender.send(c.destination(), messages, size, sent);
-            });
-        }
+        List<Future<Long>> futures = startSenders(c, senders, peers, messages, size, sent);
         long deadline = start + timeoutMs * 1_000_000L;
         long maxBacklog = 0;
         long backlogSum = 0;
@@ -85,5 +79,62 @@ public class ThroughputDriver {
         }
         return new ThroughputResult(c.label(), senders, total, size, deliveries.reachedNanos() - start,
                 sendEnd - start, samples == 0 ? 0 : backlogSum / samples, maxBacklog, backlogAtSendEnd);
+    }
+
+    /**
+     * Fills a JMS case's queue while its MDB's delivery is stopped (management: stop-delivery), for
+     * {@link #drain}: the receiver alone, no sender running beside it.
+     *
+     * @param c        a JMS case
+     * @param senders  sender threads, ≥ 1
+     * @param messages messages per sender
+     * @param size     bytes per message
+     * @return messages sent
+     * @throws IllegalArgumentException for an SRQ case (its senders cannot run ahead of the SRQ's
+     *                                  receive buffers: receiver-not-ready holds them back)
+     * @throws Exception                a sender's failure
+     */
+    public long prefill(ThroughputCase c, int senders, long messages, int size) throws Exception {
+        if (c.transport() != ThroughputCase.Transport.JMS) {
+            throw new IllegalArgumentException("prefill needs a queue (a JMS case), got " + c.label());
+        }
+        c.deliveries().arm(senders * messages);
+        LongAdder sent = new LongAdder();
+        for (Future<Long> f : startSenders(c, senders, 1, messages, size, sent)) {
+            f.get();
+        }
+        return sent.sum();
+    }
+
+    /**
+     * Waits for the deliveries that {@link #prefill} armed (after management's start-delivery).
+     *
+     * @param c         the case
+     * @param timeoutMs longest wait
+     * @return first to last delivery, ns
+     * @throws TimeoutException when they fall short
+     */
+    public long drain(ThroughputCase c, long timeoutMs) throws Exception {
+        DeliveryCount deliveries = c.deliveries();
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (deliveries.reachedNanos() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException(c.label() + ": the drain did not end within " + timeoutMs + " ms");
+            }
+            Thread.sleep(SAMPLE_MILLIS);
+        }
+        return deliveries.reachedNanos() - deliveries.firstNanos();
+    }
+
+    private List<Future<Long>> startSenders(ThroughputCase c, int senders, int peers, long messages, int size,
+                                            LongAdder sent) throws Exception {
+        List<Future<Long>> futures = new ArrayList<>(senders);
+        for (int i = 0; i < senders; i++) {
+            futures.add(switch (c.transport()) {
+                case SRQ -> srqSender.send(Integer.parseInt(c.destination()), peers, messages, size, sent);
+                case JMS -> jmsSender.send(c.destination(), messages, size, sent);
+            });
+        }
+        return futures;
     }
 }
