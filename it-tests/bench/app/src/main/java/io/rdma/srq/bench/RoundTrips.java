@@ -1,0 +1,51 @@
+package io.rdma.srq.bench;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.jms.ConnectionFactory;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The request/reply cases by name. JMS: {@code jms-required} and {@code jms-not-supported}, the
+ * responder MDB's transaction attribute. The pooled-SRQ cases join this map as
+ * {@code srq-required}/{@code srq-not-supported} with their own {@link RoundTrip} (a pooled
+ * connection's peer to {@link SrqResponderRequired#PORT} or {@link SrqResponderNotSupported#PORT},
+ * one call per {@link RoundTrip.Caller#call()}) when {@code SrqConnection}'s call lands; the
+ * responders, the loop, the histograms and the script stay as they are.
+ */
+@ApplicationScoped
+public class RoundTrips {
+    /** The longest a caller waits for one reply. */
+    public static final long REPLY_TIMEOUT_MILLIS = 10_000;
+
+    @Resource(lookup = "java:/ConnectionFactory")
+    ConnectionFactory jms;
+
+    private final Map<String, RoundTrip> cases = new LinkedHashMap<>();
+
+    @PostConstruct
+    void register() {
+        add(new JmsRoundTrip("jms-required", jms, JmsResponderRequired.QUEUE));
+        add(new JmsRoundTrip("jms-not-supported", jms, JmsResponderNotSupported.QUEUE));
+    }
+
+    private void add(RoundTrip trip) {
+        cases.put(trip.label(), trip);
+    }
+
+    /**
+     * @param label a case name
+     * @return its transport
+     * @throws IllegalArgumentException naming the known cases
+     */
+    public RoundTrip of(String label) {
+        RoundTrip t = cases.get(label);
+        if (t == null) {
+            throw new IllegalArgumentException("case must be one of " + cases.keySet() + ", got '" + label + "'");
+        }
+        return t;
+    }
+}
