@@ -4,7 +4,9 @@ import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.verbs.MemlockLimit;
 import io.rdma.srq.ra.management.DeviceState;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.ra.support.admission.Admission;
@@ -21,7 +23,6 @@ import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import io.rdma.srq.ra.support.RaLogger;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -144,6 +145,9 @@ public final class SrqActivation {
         }
         try {
             config.checkAgainst(SrqActivationSpec.check(), context.queryDevice());
+            new PinningBudget(MemlockLimit.ofThisProcess()).check("the activation of "
+                    + factory.getEndpointClass().getName() + " (receive slab srqMaxWr × bufferSize)",
+                    context.providerName(), (long) config.srq().maxWr() * config.bufferSize());
             return new SrqActivation(wm, sink, tsr, factory, config, context);
         } catch (ResourceException e) {
             throw Teardown.rollback(e, context);

@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.management;
 
+import io.rdma.srq.ra.support.admission.RejectReason;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,7 +25,10 @@ import static io.rdma.srq.ra.management.Figure.text;
 public final class StatisticsTable {
 
     /** One activation, read live from the running activation with the watched srqName. */
-    public static final List<Figure<ActivationView>> ACTIVATION = List.of(
+    public static final List<Figure<ActivationView>> ACTIVATION = activationFigures();
+
+    private static List<Figure<ActivationView>> activationFigures() {
+        List<Figure<ActivationView>> figures = new ArrayList<>(List.of(
             gauge("active", "1 while an activation with this srqName runs, else 0", a -> 1),
             gauge("healthy", "1 while the activation runs and a port of its device is ACTIVE, else 0", a -> flag(a.device().healthy())),
             text("srq-name", "the activation's SRQ name (activation property srqName)", a -> a.statistics().srqName()),
@@ -38,7 +43,19 @@ public final class StatisticsTable {
             counter("limit-events", "IBV_EVENT_SRQ_LIMIT_REACHED events taken", a -> a.statistics().limitEvents()),
             gauge("outstanding-receives", "receive WRs posted and not yet consumed, now, WRs", a -> a.statistics().outstanding()),
             gauge("srq-fill", "the fill level the SRQ is topped up to, now, WRs", a -> a.statistics().fill()),
-            gauge("connections", "RC connections on the SRQ now", a -> a.statistics().connections()));
+            gauge("connections", "RC connections on the SRQ now", a -> a.statistics().connections()),
+            counter("undelivered", "messages received (acknowledged to their sender) but never delivered: left when"
+                    + " deactivation's drainTimeout passed", a -> a.statistics().undelivered()),
+            counter("redeliveries", "delivery attempts after a failed one (maxDeliveryAttempts)", a -> a.statistics().redelivered()),
+            counter("dead-letters", "messages whose every delivery attempt failed (SrqDeadLetter fired)", a -> a.statistics().deadLettered()),
+            counter("rejected-connections", "connect requests rejected by admission control, all reasons", a -> a.statistics().rejected())));
+        for (RejectReason reason : RejectReason.values()) {
+            String key = reason.name();
+            figures.add(counter("rejected-" + key.toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+                    "connect requests rejected " + key, a -> a.statistics().rejectedByReason().getOrDefault(key, 0L)));
+        }
+        return List.copyOf(figures);
+    }
 
     /** The resource adapter: how many activations it runs and each numeric activation figure summed over them. */
     public static final List<Figure<List<ActivationView>>> ADAPTER = adapterFigures();

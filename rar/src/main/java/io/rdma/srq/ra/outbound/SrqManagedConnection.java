@@ -7,12 +7,14 @@ import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.AsyncEvent;
+import io.rdma.srq.verbs.MemlockLimit;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.ProtectionDomain;
 import io.rdma.srq.verbs.SharedReceiveQueue;
@@ -108,6 +110,9 @@ public final class SrqManagedConnection implements ManagedConnection {
         try {
             DeviceAttributes device = context.queryDevice();
             config.checkAgainst(factory.check(), device);
+            new PinningBudget(MemlockLimit.ofThisProcess()).check("a pooled connection (the SRQ default's slab "
+                    + "srqMaxWr × receiveBufferSize)", context.providerName(),
+                    (long) config.srqDefaults().maxWr() * config.receiveBufferSize());
             SrqManagedConnection mc = new SrqManagedConnection(factory, config, keys, context, context.allocPd(), device);
             if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
                 registry.opened(mc);

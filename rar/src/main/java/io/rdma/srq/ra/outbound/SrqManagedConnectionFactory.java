@@ -29,7 +29,6 @@ import java.io.PrintWriter;
 import java.io.Serial;
 import java.util.List;
 import java.util.Objects;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
