@@ -55,11 +55,14 @@ class StatisticsExposureTest extends SoftAdapterTest {
             senders.add(s);
         }
         int before = endpoints.received.size();
+        long deliveredBefore = a.statistics().delivered();
         for (int i = 0; i < count; i++) {
             s.send(i, 64, null);
         }
         s.drain(Duration.ofSeconds(20));
         await(() -> endpoints.received.size() == before + count, count + " deliveries");
+        // a delivery is counted when its batch is done (after afterDelivery), a moment after onReceive
+        await(() -> a.statistics().delivered() == deliveredBefore + count, count + " deliveries counted");
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
