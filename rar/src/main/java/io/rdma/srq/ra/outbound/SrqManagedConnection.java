@@ -3,6 +3,7 @@ package io.rdma.srq.ra.outbound;
 import io.rdma.srq.api.AsyncEventType;
 import io.rdma.srq.api.DeviceAttributes;
 import io.rdma.srq.api.Errno;
+import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.api.SrqMessage;
@@ -369,6 +370,29 @@ public final class SrqManagedConnection implements ManagedConnection {
             Optional<AsyncEvent> event;
             while ((event = context.getAsyncEvent(Duration.ZERO)).isPresent()) {
                 handle(event.get());
+            }
+        } catch (VerbsException | IllegalStateException e) {
+            fail(e);
+        }
+        return !broken;
+    }
+
+    /**
+     * Background validation (the pool's {@code background-validation}, {@code validate-on-match}):
+     * usable as {@link #isUsable()} says, and its port ACTIVE now (ibv_query_port(3)). A port that is
+     * not ACTIVE, or a device that can no longer be queried, marks the connection broken.
+     *
+     * @return whether the connection is valid
+     */
+    boolean validate() {
+        if (!isUsable()) {
+            return false;
+        }
+        try {
+            PortAttributes port = context.queryPort(config.port());
+            if (!port.isActive()) {
+                fail(new VerbsException("ibv_query_port", Errno.ENETDOWN, context.deviceName() + " port "
+                        + config.port() + " is not ACTIVE (state " + port.state() + ")"));
             }
         } catch (VerbsException | IllegalStateException e) {
             fail(e);

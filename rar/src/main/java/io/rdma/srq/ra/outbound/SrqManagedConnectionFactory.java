@@ -21,6 +21,7 @@ import jakarta.resource.spi.ManagedConnectionFactory;
 import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.ResourceAdapterAssociation;
 import jakarta.resource.spi.TransactionSupport;
+import jakarta.resource.spi.ValidatingManagedConnectionFactory;
 import org.jboss.jca.core.spi.statistics.Statistics;
 import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
 
@@ -45,7 +46,7 @@ import java.util.Set;
         connection = SrqConnection.class,
         connectionImpl = SrqConnectionHandle.class)
 public class SrqManagedConnectionFactory implements ManagedConnectionFactory, ResourceAdapterAssociation,
-        TransactionSupport, Statistics {
+        TransactionSupport, Statistics, ValidatingManagedConnectionFactory {
     @Serial
     private static final long serialVersionUID = 1L;
     private static final PropertyCheck CHECK = new PropertyCheck(SrqManagedConnectionFactory.class);
@@ -147,6 +148,25 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
             }
         }
         return null;
+    }
+
+    /**
+     * The pool's background validation: the connections whose device raised a fatal event or a port
+     * error, or whose port is not ACTIVE now (Jakarta Connectors 2.1, 6.5.3.5).
+     *
+     * @param connectionSet the pool's connections to check
+     * @return the invalid ones (the pool destroys them)
+     */
+    @Override
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public Set getInvalidConnections(Set connectionSet) {
+        Set invalid = new java.util.HashSet<>();
+        for (Object c : connectionSet) {
+            if (c instanceof SrqManagedConnection mc && !mc.validate()) {
+                invalid.add(mc);
+            }
+        }
+        return invalid;
     }
 
     @Override

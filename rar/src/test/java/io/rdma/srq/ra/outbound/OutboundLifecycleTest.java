@@ -174,6 +174,17 @@ class OutboundLifecycleTest extends SoftAdapterTest {
     }
 
     @Test
+    void backgroundValidationFindsALostDeviceAndNothingElse() throws Exception {
+        factory.getConnection().close();
+        ManagedConnection pooled = cm.free.iterator().next();
+        assertEquals(Set.of(), mcf.getInvalidConnections(Set.of(pooled)), "a healthy connection (port 1 ACTIVE) is valid");
+        assertTrue(SoftProvider.raiseDeviceFatal("soft_rxe0") >= 1);
+        assertEquals(Set.of(pooled), mcf.getInvalidConnections(Set.of(pooled)),
+                "IBV_EVENT_DEVICE_FATAL makes it invalid for the pool's background validation");
+        assertEquals(List.of("CLOSED", "ERROR"), cm.events.subList(0, 2), "and reports CONNECTION_ERROR_OCCURRED");
+    }
+
+    @Test
     void aPortErrorOnItsPortIsDeviceLossAndOnAnotherPortIsNot() throws Exception {
         factory.getConnection().close();
         SoftProvider.raisePortError("soft_rxe0", 2);
