@@ -6,9 +6,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A pooled connection to one RDMA device port: its attributes, its named SRQs and memory
- * registration. Not thread-safe; use one per thread and close it when done. Any use after close
- * throws {@link IllegalStateException}.
+ * A pooled connection to one RDMA device port: its attributes, its named SRQs, its peers and
+ * memory registration. Every method may be called from several threads at once (the peers it
+ * returns are thread-safe too, see {@link SrqPeer}); close it once, when done, typically with
+ * try-with-resources in the thread that got it. Any use after close throws
+ * {@link IllegalStateException}.
  *
  * <p>SRQs opened here belong to the pooled connection and survive this handle (the next user of the
  * pooled connection gets the same SRQ by name); the adapter owns their receive side (see

@@ -19,7 +19,9 @@ import java.util.concurrent.locks.LockSupport;
  * per millisecond, keeps its SRQs full and still takes unsolicited messages; a call that starts
  * wakes it at once. Events are read every {@value #EVENT_PERIOD_MICROS} µs.
  *
- * <p>The thread is a daemon started with the first pooled connection and ended with the last.
+ * <p>The thread is a daemon started with the first pooled connection that opens an SRQ and ended
+ * with the last one's destroy; its context class loader is the adapter's, so it pins no
+ * application. It is the adapter's own thread, not the container's WorkManager's.
  */
 final class ReceiveService implements Runnable {
     static final long IDLE_PARK_MICROS = 1000;
@@ -40,6 +42,7 @@ final class ReceiveService implements Runnable {
         connections.add(mc);
         if (thread == null) {
             Thread t = Thread.ofPlatform().daemon().name(name).unstarted(this);
+            t.setContextClassLoader(ReceiveService.class.getClassLoader()); // the adapter's, never an application's
             thread = t;
             t.start();
         }
