@@ -107,4 +107,13 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.ERROR)
     @Message(id = 314, value = "%s stopped")
     void loopFailed(@Cause Throwable cause, String loop);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 315, value = "activation %s: %d messages in a row failed every delivery attempt; delivery paused "
+            + "(%d ms, 0: until resumed); completions wait in the CQ, senders see RNR backpressure")
+    void deliveryPaused(String activation, int consecutive, long timeoutMs);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 316, value = "activation %s: delivery resumed")
+    void deliveryResumed(String activation);
 }
