@@ -14,6 +14,8 @@ package io.rdma.srq.api;
  *                         container transaction of the delivery rolled back
  * @param redelivered      delivery attempts after a failed one (activation property maxDeliveryAttempts)
  * @param deadLettered     messages whose every attempt failed: {@link SrqDeadLetter} was fired for each
+ * @param pauses           pauses after maxSequentialDeliveryFailures dead-lettered messages in a row
+ * @param paused           whether delivery is paused now (completions wait in the CQ)
  * @param errorCompletions completions with a status other than SUCCESS (never delivered)
  * @param limitEvents      IBV_EVENT_SRQ_LIMIT_REACHED taken
  * @param outstanding      receive WRs posted and not yet consumed, now
@@ -26,6 +28,7 @@ package io.rdma.srq.api;
  */
 public record ActivationStatistics(String srqName, String device, long posted, long completed, long delivered,
                                    long undelivered, long endpointFailures, long redelivered, long deadLettered,
+                                   long pauses, boolean paused,
                                    long errorCompletions, long limitEvents, long outstanding,
                                    int fill, int connections, java.util.Map<String, Long> rejectedByReason) {
 

@@ -67,6 +67,7 @@ final class Delivery implements Work {
     private final int[] qpNum;
     private final long[] connectionId;
     private final DeliveryRules rules;
+    private final FailurePause pause;
     private final boolean batchListener;
     private final int batchSize;
     private int count;
@@ -86,10 +87,12 @@ final class Delivery implements Work {
      * @param ended     takes the batch back when its delivery ended (the poller)
      * @param abandoned true once deactivation's drain timeout passed: messages not yet begun are skipped
      * @param rules     attempts per message, transaction watch, dead letters
+     * @param pause     told of every success and dead letter (the pause after consecutive failures)
      * @param capacity  messages per batch at most
      */
     Delivery(String name, EndpointPool endpoints, ReceiveBuffers buffers, Links links, Consumer<Delivery> ended,
-             BooleanSupplier abandoned, DeliveryRules rules, int capacity) {
+             BooleanSupplier abandoned, DeliveryRules rules, FailurePause pause, int capacity) {
+        this.pause = pause;
         this.name = name;
         this.rules = rules;
         this.batchListener = rules.batchListener();
@@ -191,6 +194,7 @@ final class Delivery implements Work {
     private int deliverBatch(int from, int to) {
         Throwable failure = attempt(from, to, 1);
         if (failure == null) {
+            delivered();
             return to;
         }
         failures++;
@@ -216,6 +220,7 @@ final class Delivery implements Work {
         for (int attempt = first; ; attempt++) {
             if (attempt > rules.maxAttempts() || (failure != null && abandoned.getAsBoolean())) {
                 deadLettered++;
+                pause.deadLettered();
                 rules.deadLetter(new SrqDeadLetter(name, connectionId[k], copy(k), hasImm[k], immData[k], attempt - 1,
                         failure, Instant.now()));
                 return k + 1;
@@ -225,6 +230,7 @@ final class Delivery implements Work {
             }
             failure = attempt(k, k + 1, attempt);
             if (failure == null) {
+                delivered();
                 return k + 1;
             }
             failures++;
@@ -283,6 +289,10 @@ final class Delivery implements Work {
             failure = new RollbackException("the container transaction of the delivery rolled back");
         }
         return failure;
+    }
+
+    private void delivered() {
+        pause.succeeded();
     }
 
     private void discard() {

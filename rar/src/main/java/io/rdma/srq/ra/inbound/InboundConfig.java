@@ -39,12 +39,15 @@ import java.time.Duration;
  * @param replyTimeout      the longest a reply waits for room in its connection's send ring, 0..30 s
  * @param admission         who may connect: allowedPeers, maxConnections, maxConnectionsPerPeer,
  *                          connectRateLimit, the authKey keys and tokenMaxAge
+ * @param maxSequentialDeliveryFailures dead-lettered messages in a row that pause delivery, 0 for never
+ * @param pauseTimeout      how long such a pause lasts unless resumed by management; zero: until resumed
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,
                             Replenish replenish, int replyBufferSize, InetSocketAddress connectTo, int connectCount,
                             Duration reconnectInterval, Duration drainTimeout,
                             int maxDeliveryAttempts, int maxBatchSize, Duration replyTimeout,
+                            int maxSequentialDeliveryFailures, Duration pauseTimeout,
                             Admission.Policy admission) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */

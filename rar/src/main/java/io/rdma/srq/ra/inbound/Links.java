@@ -38,6 +38,8 @@ public final class Links {
     private final Map<Integer, RcConnection> byQpNum = new ConcurrentHashMap<>();
     private final Map<Integer, Long> idByQpNum = new ConcurrentHashMap<>();
     private volatile boolean stopping;
+    /** Held while a connection is established and registered, so its first message finds its id. */
+    private final Object registering = new Object();
 
     /**
      * @param name            the activation's SRQ name, for messages
@@ -64,7 +66,9 @@ public final class Links {
      * @throws VerbsException as {@link RcConnection#accept}; nothing is left open
      */
     RcConnection accept(CmRequest request) throws VerbsException {
-        return add(RcConnection.accept(pd, receives, replies, request));
+        synchronized (registering) {
+            return add(RcConnection.accept(pd, receives, replies, request));
+        }
     }
 
     /**
@@ -77,7 +81,9 @@ public final class Links {
      * @throws VerbsException as {@link RcConnection#connect}; nothing is left open
      */
     RcConnection connect(InetSocketAddress remote, Duration timeout, byte[] privateData) throws VerbsException {
-        return add(RcConnection.connect(pd, receives, replies, remote, timeout, privateData));
+        synchronized (registering) {
+            return add(RcConnection.connect(pd, receives, replies, remote, timeout, privateData));
+        }
     }
 
     private RcConnection add(RcConnection link) {
@@ -92,6 +98,13 @@ public final class Links {
      */
     long connectionId(int qpNum) {
         Long id = idByQpNum.get(qpNum);
+        if (id == null) {
+            // a message can arrive once rdma_accept/rdma_connect made the QP ready, before add():
+            // wait for the registration in progress (rare: only a connection's first messages)
+            synchronized (registering) {
+                id = idByQpNum.get(qpNum);
+            }
+        }
         return id == null ? 0 : id;
     }
 

@@ -39,6 +39,8 @@ public final class Poller extends LongRunningWork {
     public static final int BATCH = 32;
     /** How long the CQ must stay empty before a drain counts it empty (driver note 18), ms. */
     static final long QUIET_MS = 20;
+    /** How often a paused poller looks whether it was resumed, ms. */
+    private static final long PAUSE_CHECK_MS = 10;
     private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(QUIET_MS);
     @Serial
     private static final long serialVersionUID = 1L;
@@ -65,6 +67,7 @@ public final class Poller extends LongRunningWork {
     private final LongAdder redelivered = new LongAdder();
     private final LongAdder deadLettered = new LongAdder();
     private final DeliveryRules rules;
+    private final FailurePause pause;
     private final AtomicReference<Runnable> whenIdle = new AtomicReference<>();
     private volatile boolean draining;
     private volatile long drainDeadline;
@@ -95,6 +98,7 @@ public final class Poller extends LongRunningWork {
         this.endpoints = new EndpointPool(factory);
         this.workManager = workManager;
         this.rules = rules;
+        this.pause = new FailurePause(name, config.maxSequentialDeliveryFailures(), config.pauseTimeout());
         this.maxConcurrency = config.maxConcurrency();
         this.permits = new Semaphore(maxConcurrency);
     }
@@ -108,6 +112,12 @@ public final class Poller extends LongRunningWork {
                 if (draining && System.nanoTime() - drainDeadline >= 0) {
                     abandon(wcs);
                     break;
+                }
+                if (!draining && pause.paused()) {
+                    // completions wait in the CQ; the SRQ empties and senders see RNR backpressure
+                    reclaim();
+                    Thread.sleep(PAUSE_CHECK_MS);
+                    continue;
                 }
                 int n = pollOnce(wcs, wrs);
                 if (n < 0) {
@@ -212,7 +222,7 @@ public final class Poller extends LongRunningWork {
             }
             if (d == null) {
                 d = spare.isEmpty() ? new Delivery(name, endpoints, buffers, links, this::returned, () -> abandoned,
-                        rules, BATCH) : spare.pop();
+                        rules, pause, BATCH) : spare.pop();
             }
             d.add(wcs, i);
         }
@@ -319,6 +329,21 @@ public final class Poller extends LongRunningWork {
     /** @return successful receive completions never delivered: left when the drain timeout passed */
     long undelivered() {
         return undelivered.sum();
+    }
+
+    /** Ends a pause after consecutive failures (management); nothing when not paused. */
+    void resume() {
+        pause.resume();
+    }
+
+    /** @return whether delivery is paused after consecutive failures */
+    boolean paused() {
+        return pause.paused();
+    }
+
+    /** @return pauses after consecutive failures since activation */
+    long pauses() {
+        return pause.pauses();
     }
 
     /** @return delivery attempts after a failed one */

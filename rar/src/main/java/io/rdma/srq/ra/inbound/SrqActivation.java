@@ -272,10 +272,19 @@ public final class SrqActivation {
         return DeviceState.of(context, 0, !stopped.get());
     }
 
+    /**
+     * Ends a pause after maxSequentialDeliveryFailures consecutive failures (for management, e.g. a
+     * jboss-cli operation); nothing when delivery is not paused.
+     */
+    public void resumeDelivery() {
+        poller.resume();
+    }
+
     /** @return the counters now */
     public ActivationStatistics statistics() {
         return new ActivationStatistics(name, device, buffers.posted(), poller.completed(), poller.delivered(),
-                poller.undelivered(), poller.failures(), poller.redelivered(), poller.deadLettered(), poller.errors(), control.limitEvents(), buffers.outstanding(), buffers.fill(),
+                poller.undelivered(), poller.failures(), poller.redelivered(), poller.deadLettered(),
+                poller.pauses(), poller.paused(), poller.errors(), control.limitEvents(), buffers.outstanding(), buffers.fill(),
                 links.size(), admission.rejectedByReason());
     }
 }

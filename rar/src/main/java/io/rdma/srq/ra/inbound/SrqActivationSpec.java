@@ -47,6 +47,8 @@ public class SrqActivationSpec implements ActivationSpec {
     private String maxDeliveryAttempts = "1";
     private String maxBatchSize = "32";
     private String replyTimeout = "1000";
+    private String maxSequentialDeliveryFailures = "0";
+    private String pauseTimeout = "60000";
     private String listenAddress = "0.0.0.0";
     private String listenPort = "7471";
     private String initialFill = "";
@@ -100,6 +102,10 @@ public class SrqActivationSpec implements ActivationSpec {
                         "messages per call of an SrqBatchListener (at most one poll of the CQ)"),
                 Duration.ofMillis(CHECK.integer("replyTimeout", replyTimeout, 0, 30_000,
                         "milliseconds a reply waits for room in its connection's send ring, then ETIMEDOUT")),
+                CHECK.integer("maxSequentialDeliveryFailures", maxSequentialDeliveryFailures, 0, 1_000_000,
+                        "dead-lettered messages in a row that pause delivery (0: never pause)"),
+                Duration.ofMillis(CHECK.integer("pauseTimeout", pauseTimeout, 0, 86_400_000,
+                        "milliseconds a pause after failures lasts unless resumed (0: until resumed)")),
                 admission());
     }
 
@@ -303,6 +309,30 @@ public class SrqActivationSpec implements ActivationSpec {
     /** @param pollMode busy | event | adaptive */
     public void setPollMode(String pollMode) {
         this.pollMode = pollMode;
+    }
+
+    /** @return maxSequentialDeliveryFailures text */
+    public String getMaxSequentialDeliveryFailures() {
+        return maxSequentialDeliveryFailures;
+    }
+
+    /**
+     * @param maxSequentialDeliveryFailures 0..1000000 (default 0: never): after that many messages in
+     *                                      a row were dead-lettered, delivery pauses (completions wait
+     *                                      in the CQ) until resumed or pauseTimeout
+     */
+    public void setMaxSequentialDeliveryFailures(String maxSequentialDeliveryFailures) {
+        this.maxSequentialDeliveryFailures = maxSequentialDeliveryFailures;
+    }
+
+    /** @return pauseTimeout text */
+    public String getPauseTimeout() {
+        return pauseTimeout;
+    }
+
+    /** @param pauseTimeout milliseconds, 0..86400000 (default 60000; 0: until resumed by management) */
+    public void setPauseTimeout(String pauseTimeout) {
+        this.pauseTimeout = pauseTimeout;
     }
 
     /** @return replyTimeout text */

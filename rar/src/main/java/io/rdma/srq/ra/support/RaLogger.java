@@ -160,4 +160,13 @@ public interface RaLogger extends BasicLogger {
             + "connectRateLimit %d/s, authKey %s")
     void admissionPolicy(String activation, Object allowedPeers, int maxConnections, int maxConnectionsPerPeer,
                          int connectRateLimit, Object keys);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 315, value = "activation %s: %d messages in a row failed every delivery attempt; delivery paused "
+            + "(%d ms, 0: until resumed); completions wait in the CQ, senders see RNR backpressure")
+    void deliveryPaused(String activation, int consecutive, long timeoutMs);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 316, value = "activation %s: delivery resumed")
+    void deliveryResumed(String activation);
 }

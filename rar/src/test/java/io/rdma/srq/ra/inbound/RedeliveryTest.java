@@ -194,6 +194,52 @@ class RedeliveryTest {
     }
 
     @Test
+    void consecutiveFailuresPauseDeliveryUntilResumedAndNothingIsLost() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        endpoints.behaviour(c -> {
+            if (failing.get()) {
+                throw new IllegalStateException("a broken back end");
+            }
+        });
+        SrqActivation a = activate("maxDeliveryAttempts", "1", "maxConcurrency", "1",
+                "maxSequentialDeliveryFailures", "5", "pauseTimeout", "0");
+        for (int i = 0; i < 5; i++) {
+            sender.send(i, 64, i);
+        }
+        await(() -> a.statistics().paused(), "paused after 5 dead letters in a row");
+        assertEquals(5, deadLetters.size());
+        assertEquals(1, a.statistics().pauses());
+        failing.set(false); // the back end is repaired; 50 more arrive while paused
+        for (int i = 5; i < 55; i++) {
+            sender.send(i, 64, i);
+        }
+        sender.drain(Duration.ofSeconds(10));
+        assertEquals(55, sender.acknowledged, "the SRQ still had receives: acknowledged, waiting in the CQ");
+        Thread.sleep(200);
+        assertEquals(5, a.statistics().delivered(), "nothing delivered while paused");
+        assertTrue(a.statistics().paused(), "pauseTimeout 0: paused until resumed");
+        a.resumeDelivery();
+        await(() -> a.statistics().delivered() == 55, "the 50 delivered once resumed");
+        assertEquals(5, a.statistics().deadLettered());
+        assertEquals(55, endpoints.distinctSequences());
+    }
+
+    @Test
+    void aPauseEndsAtItsTimeout() throws Exception {
+        endpoints.behaviour(c -> {
+            if (seq(c) < 3) {
+                throw new IllegalStateException("the first three fail");
+            }
+        });
+        SrqActivation a = activate("maxConcurrency", "1", "maxSequentialDeliveryFailures", "3",
+                "pauseTimeout", "100");
+        send(10);
+        await(() -> a.statistics().delivered() == 10, "all 10 delivered after the pause timed out");
+        assertEquals(1, a.statistics().pauses());
+        assertTrue(!a.statistics().paused());
+    }
+
+    @Test
     void withoutATransactionNothingIsWatched() throws Exception {
         TestTransactions tx = new TestTransactions();
         bootstrap.transactions(tx); // a registry, but the MDB is NOT_SUPPORTED: no transaction begun
