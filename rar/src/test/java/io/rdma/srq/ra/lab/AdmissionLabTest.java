@@ -88,7 +88,7 @@ class AdmissionLabTest {
     }
 
     private List<String> ucmatose(SrqActivation a) {
-        // cmatose's client: one connection, no messages (-C 0): connect, ESTABLISHED, disconnect
+        // cmatose's client: one connection, no messages (-C 0); it then waits for the server's disconnect
         return List.of(LabTools.tool("ucmatose", HOW), "-s", address, "-p", "" + a.listenAddress().getPort(),
                 "-c", "1", "-C", "0");
     }
@@ -105,11 +105,24 @@ class AdmissionLabTest {
     }
 
     @Test
-    @DisplayName("without authKey: ucmatose connects and disconnects (exit 0)")
+    @DisplayName("without authKey: ucmatose is accepted, and exits 0 when deactivation disconnects it")
     void ucmatoseGetsInWithoutAKey() throws Exception {
         SrqActivation a = activate("");
-        assertEquals(0, run(ucmatose(a)), "ucmatose exit code");
-        assertEquals(0, a.statistics().rejected(), a.statistics().toString());
+        Process p = new ProcessBuilder(ucmatose(a)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (a.statistics().connections() < 1 && p.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, a.statistics().connections(), "ucmatose's connection accepted: " + a.statistics());
+            assertEquals(0, a.statistics().rejected(), a.statistics().toString());
+            ra.endpointDeactivation(endpoints, null);   // disconnects: cmatose's client then ends
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "ucmatose still running 60 s after the disconnect");
+            assertEquals(0, p.exitValue(), "ucmatose exit code");
+        } finally {
+            p.destroyForcibly();
+        }
     }
 
     @Test
