@@ -233,10 +233,15 @@ class RedeliveryTest {
         });
         SrqActivation a = activate("maxConcurrency", "1", "maxSequentialDeliveryFailures", "3",
                 "pauseTimeout", "100");
-        send(10);
-        await(() -> a.statistics().delivered() == 10, "all 10 delivered after the pause timed out");
+        send(3);
+        await(() -> a.statistics().paused(), "paused after 3 dead letters");
+        for (int i = 3; i < 10; i++) {
+            sender.send(i, 64, i);
+        }
+        await(() -> a.statistics().delivered() == 10, "the other 7 delivered once the pause timed out");
+        assertTrue(!a.statistics().paused(), "nothing resumed it but its timeout");
         assertEquals(1, a.statistics().pauses());
-        assertTrue(!a.statistics().paused());
+        assertEquals(3, a.statistics().deadLettered());
     }
 
     @Test
