@@ -48,6 +48,8 @@ public final class StatisticsTable {
                     + " deactivation's drainTimeout passed", a -> a.statistics().undelivered()),
             counter("redeliveries", "delivery attempts after a failed one (maxDeliveryAttempts)", a -> a.statistics().redelivered()),
             counter("dead-letters", "messages whose every delivery attempt failed (SrqDeadLetter fired)", a -> a.statistics().deadLettered()),
+            counter("pauses", "times delivery paused after maxSequentialDeliveryFailures", a -> a.statistics().pauses()),
+            gauge("paused", "1 while delivery is paused after failures, else 0", a -> flag(a.statistics().paused())),
             counter("rejected-connections", "connect requests rejected by admission control, all reasons", a -> a.statistics().rejected())));
         for (RejectReason reason : RejectReason.values()) {
             String key = reason.name();
@@ -68,7 +70,11 @@ public final class StatisticsTable {
             text("port-state", "ibv_query_port state of the configured port, e.g. 1:ACTIVE", d -> d.device().ports()),
             gauge("open-connections", "pooled connections holding a device context and PD now", DefinitionView::openConnections),
             gauge("srqs", "named SRQs open on the pooled connections now", DefinitionView::srqs),
-            gauge("limit-events", "IBV_EVENT_SRQ_LIMIT_REACHED taken by the SRQs of the open pooled connections", DefinitionView::limitEvents));
+            gauge("limit-events", "IBV_EVENT_SRQ_LIMIT_REACHED taken by the SRQs of the open pooled connections", DefinitionView::limitEvents),
+            gauge("peers", "peer QPs pooled with the open pooled connections now", DefinitionView::peers),
+            gauge("outstanding-receives", "receive WRs posted to the pooled SRQs and not yet consumed, now, WRs", DefinitionView::outstanding),
+            gauge("late-replies", "replies that found no waiting call (late, after a timeout or a closed handle), discarded, over the open pooled connections", DefinitionView::lateReplies),
+            gauge("peer-errors", "peer QPs that went to the error state (e.g. a reply longer than receiveBufferSize), over the open pooled connections", DefinitionView::peerErrors));
 
     private StatisticsTable() {
     }

@@ -193,7 +193,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         try {
             c = config();
         } catch (ResourceException e) {
-            return new DefinitionView(DeviceState.unavailable(provider, device, e.getMessage()), 0, 0, 0);
+            return new DefinitionView(DeviceState.unavailable(provider, device, e.getMessage()), 0, 0, 0, 0, 0, 0, 0);
         }
         List<SrqManagedConnection> mine = resourceAdapter instanceof PooledConnectionRegistry r
                 ? r.pooledConnections().stream().filter(SrqManagedConnection.class::isInstance)
@@ -201,7 +201,11 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
                 : List.of();
         return new DefinitionView(DeviceState.probe(c.device(), c.port()), mine.size(),
                 mine.stream().mapToInt(SrqManagedConnection::srqCount).sum(),
-                mine.stream().mapToLong(SrqManagedConnection::limitEvents).sum());
+                mine.stream().mapToLong(SrqManagedConnection::limitEvents).sum(),
+                mine.stream().mapToInt(SrqManagedConnection::peerCount).sum(),
+                mine.stream().mapToLong(SrqManagedConnection::outstandingReceives).sum(),
+                mine.stream().mapToLong(SrqManagedConnection::lateReplies).sum(),
+                mine.stream().mapToLong(SrqManagedConnection::peerErrors).sum());
     }
 
     @Override
