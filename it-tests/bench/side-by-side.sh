@@ -217,7 +217,7 @@ stats() {
 one() { # one FILE ROUND CASE FIELD: FIELD of that single run
   grep -E "^round=$2 case=$3 " "$1" | tr ' ' '\n' | sed -n "s/^$4=//p" | head -1
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3g", a / b; else print "n/a" }'; }
 med() { stats "$@" | cut -d' ' -f1; }
 TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
 {
