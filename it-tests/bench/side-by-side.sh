@@ -13,8 +13,8 @@
 #   3. throughput into no-op MDBs, 64 B, senders inside the server (EJB @Asynchronous):
 #        (a) a-srq-required / a-srq-not-supported: SrqReceiveListener MDBs on the soft device,
 #            each sender a pooled connection with 4 SrqPeer connections
-#        (b) the batch listener MDB: its two cases (b-srq-batch-required, b-srq-batch-not-supported)
-#            join THROUGHPUT_CASES when the batch listener interface lands; not measured before
+#        (b) b-srq-batch-required / b-srq-batch-not-supported: SrqBatchListener MDBs (maxBatchSize
+#            32, one delivery and so one container transaction per batch), senders as in (a)
 #        (c) c-jms-required / c-jms-not-supported: JMS MDBs on Artemis (in-VM, NON_PERSISTENT,
 #            address-setting "#" max-size-bytes=-1 so that nothing pages), each sender its own
 #            connection, session and producer
@@ -25,8 +25,9 @@
 #   4. request/reply, EJB callers (@Stateless, one thread each, HdrHistogram) → responder MDB →
 #      reply: JMS (temporary reply queue per caller thread, JMSReplyTo + correlation id, NON_PERSISTENT)
 #      with the responder under CMT REQUIRED and NOT_SUPPORTED, 64 B and 4 KiB, 1 and 8 callers,
-#      ROUNDS interleaved rounds. Request/reply over pooled SRQs (SrqConnection's call) joins
-#      RR_CASES as srq-required / srq-not-supported when it lands (a RoundTrip of the bench war).
+#      ROUNDS interleaved rounds; and over pooled SRQs (srq-required / srq-not-supported: per caller
+#      thread a pooled connection and its pooled SrqPeer to the responder, SrqPeer.call per request,
+#      the responder answering with ReceiveCompletion.reply).
 #   5. writes $OUT/summary.md (medians and min–max of the rounds, machine, versions, the command)
 #      and puts it into it-tests/bench/RESULTS.md as the section "Side by side on one WildFly"
 #      (replacing an earlier one).
@@ -52,8 +53,8 @@ TP_MESSAGES=${TP_MESSAGES:-40000}
 RR_CALLS=${RR_CALLS:-20000}
 RR_MAX_MS=${RR_MAX_MS:-5000}
 TP_SENDERS=2
-THROUGHPUT_CASES="a-srq-required c-jms-required a-srq-not-supported c-jms-not-supported"
-RR_CASES="jms-required jms-not-supported"
+THROUGHPUT_CASES="a-srq-required b-srq-batch-required c-jms-required a-srq-not-supported b-srq-batch-not-supported c-jms-not-supported"
+RR_CASES="jms-required srq-required jms-not-supported srq-not-supported"
 BUILD=true JMH=true RESULTS=true
 for a in "$@"; do
   case "$a" in
@@ -216,7 +217,7 @@ stats() {
 one() { # one FILE ROUND CASE FIELD: FIELD of that single run
   grep -E "^round=$2 case=$3 " "$1" | tr ' ' '\n' | sed -n "s/^$4=//p" | head -1
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3g", a / b; else print "n/a" }'; }
 med() { stats "$@" | cut -d' ' -f1; }
 TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
 {
@@ -242,12 +243,13 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
     case $c in
       a-srq-required) d="(a) adapter, SrqReceiveListener|REQUIRED" ;;
       a-srq-not-supported) d="(a) adapter, SrqReceiveListener|NOT_SUPPORTED" ;;
+      b-srq-batch-required) d="(b) adapter, SrqBatchListener (maxBatchSize 32)|REQUIRED" ;;
+      b-srq-batch-not-supported) d="(b) adapter, SrqBatchListener (maxBatchSize 32)|NOT_SUPPORTED" ;;
       c-jms-required) d="(c) Artemis, MessageListener|REQUIRED" ;;
       c-jms-not-supported) d="(c) Artemis, MessageListener|NOT_SUPPORTED" ;;
     esac
     echo "| $c | $d | $(stats "$TP" rate case=$c) | $(stats "$TP" sendRate case=$c) | $(stats "$TP" meanBacklog case=$c) | $(stats "$TP" maxBacklog case=$c) | $(stats "$TP" backlogAtSendEnd case=$c) |"
   done
-  echo "| (b) b-srq-batch-* | batch listener | REQUIRED, NOT_SUPPORTED | not measured: the batch listener interface is not on this branch; its MDBs join THROUGHPUT_CASES when it lands | | | | |"
   if [ -s "$OUT/jmh.tsv" ]; then
     while IFS=$'\t' read -r wm m lo hi; do
       echo "| (d) ActivationPipelineBenchmark $wm | none (container-less, two threads, JMH) | — | $(awk -v a="$m" -v b="$lo" -v c="$hi" 'BEGIN{printf "%.0f (%.0f–%.0f)", a, b, c}') | | | | |"
@@ -257,10 +259,12 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
   fi
   echo
   aR=$(med "$TP" rate case=a-srq-required) aN=$(med "$TP" rate case=a-srq-not-supported)
+  bR=$(med "$TP" rate case=b-srq-batch-required) bN=$(med "$TP" rate case=b-srq-batch-not-supported)
   cR=$(med "$TP" rate case=c-jms-required) cN=$(med "$TP" rate case=c-jms-not-supported)
   dP=$(awk -F'\t' '$1 == "pool" {print $2}' "$OUT/jmh.tsv" 2>/dev/null)
   echo "Like for like (medians): (a)/(c) REQUIRED $(ratio "$aR" "$cR"), NOT_SUPPORTED $(ratio "$aN" "$cN") (goal ≥ 1.5);" \
-       "(a) NOT_SUPPORTED/(d) pool $(ratio "$aN" "${dP:-0}"); (b) not measured (goals ≥ 5 × (c), ≥ 0.5 × (d))."
+       "(a) NOT_SUPPORTED/(d) pool $(ratio "$aN" "${dP:-0}"); (b)/(c) REQUIRED $(ratio "$bR" "$cR"), NOT_SUPPORTED $(ratio "$bN" "$cN") (goal ≥ 5);" \
+       "(b) NOT_SUPPORTED/(d) pool $(ratio "$bN" "${dP:-0}") (goal ≥ 0.5)."
   echo
   echo "Is the receiving side the bottleneck? The backlog (sent − delivered, sampled every 5 ms), the same"
   echo "message total with 1 and 4 sender threads (one run each, after the rounds) and, for JMS, the receiver"
@@ -278,7 +282,7 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
     echo "| $c | $(one "$TP" senders1 "$c" rate) | $(med "$TP" rate case=$c) | $(one "$TP" senders4 "$c" rate) | $(one "$TP" senders1 "$c" meanBacklog) / $(med "$TP" meanBacklog case=$c) / $(one "$TP" senders4 "$c" meanBacklog) | $(one "$TP" senders1 "$c" backlogAtSendEnd) / $(one "$TP" senders4 "$c" backlogAtSendEnd) | $alone |"
   done
   echo
-  echo "### Request/reply: EJB caller → responder MDB → reply (JMS: temporary reply queue per caller thread, JMSReplyTo + correlation id, NON_PERSISTENT)"
+  echo "### Request/reply: EJB caller → responder MDB → reply (JMS: temporary reply queue per caller thread, JMSReplyTo + correlation id, NON_PERSISTENT; SRQ: per caller thread a pooled connection's pooled SrqPeer, SrqPeer.call, ReceiveCompletion.reply)"
   echo
   echo "Per run and caller thread: up to $((RR_CALLS / 4)) untimed calls (at most $((RR_MAX_MS / 3)) ms), then up to $RR_CALLS timed calls"
   echo "(at most $RR_MAX_MS ms; \"calls\" is what the run timed, all callers); the callers' histograms merged"
@@ -291,7 +295,11 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
     f="case=$c callers=$n size=$size"
     echo "| $c | $t | $size B | $n | $(stats "$RT" calls $f) | $(stats "$RT" callsPerSec $f) | $(stats "$RT" p50Us $f) | $(stats "$RT" p99Us $f) | $(stats "$RT" p999Us $f) |"
   done; done; done
-  echo "| srq-* (pooled SRQ call) | REQUIRED, NOT_SUPPORTED | 64 B, 4 KiB | 1, 8 | not measured: SrqConnection's call is not on this branch; its RoundTrip joins RR_CASES when it lands | | | | |"
+  echo
+  echo "Like for like (medians, 64 B): SRQ p50 / JMS p50, 1 caller: REQUIRED $(ratio "$(med "$RT" p50Us case=srq-required callers=1 size=64)" "$(med "$RT" p50Us case=jms-required callers=1 size=64)")," \
+       "NOT_SUPPORTED $(ratio "$(med "$RT" p50Us case=srq-not-supported callers=1 size=64)" "$(med "$RT" p50Us case=jms-not-supported callers=1 size=64)");" \
+       "SRQ calls/s / JMS calls/s, 8 callers: REQUIRED $(ratio "$(med "$RT" callsPerSec case=srq-required callers=8 size=64)" "$(med "$RT" callsPerSec case=jms-required callers=8 size=64)")," \
+       "NOT_SUPPORTED $(ratio "$(med "$RT" callsPerSec case=srq-not-supported callers=8 size=64)" "$(med "$RT" callsPerSec case=jms-not-supported callers=8 size=64)")."
   echo
   echo "Raw runs: \`${OUT#"$REPO"/}\` (throughput.txt, drain.txt, roundtrip.txt, jmh.tsv; the server log in it-tests/target/bench-server/log)."
 } > "$OUT/summary.md"

@@ -3,7 +3,7 @@ package io.rdma.srq.bench;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Deliveries of one throughput case's sink MDB: a count, and the System.nanoTime() of the first
+ * Deliveries of one throughput case's sink MDB (one message at a time, or a batch): a count, and the System.nanoTime() of the first
  * delivery after {@link #arm} and of the delivery that reached the armed target (the run's last
  * message).
  */
@@ -17,11 +17,21 @@ public final class DeliveryCount {
 
     /** One delivery; called by the sink MDB for every message. */
     public void delivered() {
-        long n = delivered.incrementAndGet();
-        if (n == first) {
+        delivered(1);
+    }
+
+    /**
+     * Deliveries of one call of a batch listener MDB.
+     *
+     * @param messages messages in the batch, ≥ 1
+     */
+    public void delivered(int messages) {
+        long n = delivered.addAndGet(messages);
+        long before = n - messages;
+        if (before < first && first <= n) {
             firstNanos = System.nanoTime();
         }
-        if (n == target) {
+        if (before < target && target <= n) {
             reachedNanos = System.nanoTime();
         }
     }

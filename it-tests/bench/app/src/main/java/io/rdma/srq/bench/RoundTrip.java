@@ -2,8 +2,8 @@ package io.rdma.srq.bench;
 
 /**
  * A request/reply transport that {@link RoundTripCaller}'s loop drives and times: JMS through the
- * embedded Artemis ({@link JmsRoundTrip}); request/reply over pooled SRQs ({@code SrqConnection}'s
- * call) is one more implementation, registered in {@link RoundTrips}.
+ * embedded Artemis ({@link JmsRoundTrip}) and over pooled SRQs ({@link SrqRoundTrip}), registered
+ * in {@link RoundTrips}.
  */
 public interface RoundTrip {
     /** @return the case name the driver and the results use */

@@ -2,7 +2,9 @@ package io.rdma.srq.bench;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import io.rdma.srq.api.SrqConnectionFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.jms.ConnectionFactory;
 
 import java.util.LinkedHashMap;
@@ -10,11 +12,10 @@ import java.util.Map;
 
 /**
  * The request/reply cases by name. JMS: {@code jms-required} and {@code jms-not-supported}, the
- * responder MDB's transaction attribute. The pooled-SRQ cases join this map as
- * {@code srq-required}/{@code srq-not-supported} with their own {@link RoundTrip} (a pooled
- * connection's peer to {@link SrqResponderRequired#PORT} or {@link SrqResponderNotSupported#PORT},
- * one call per {@link RoundTrip.Caller#call()}) when {@code SrqConnection}'s call lands; the
- * responders, the loop, the histograms and the script stay as they are.
+ * responder MDB's transaction attribute. Pooled SRQs: {@code srq-required} and
+ * {@code srq-not-supported} ({@link SrqRoundTrip}: a pooled connection's peer to
+ * {@link SrqResponderRequired#PORT} or {@link SrqResponderNotSupported#PORT}, one
+ * {@code SrqPeer.call} per {@link RoundTrip.Caller#call()}).
  */
 @ApplicationScoped
 public class RoundTrips {
@@ -24,12 +25,17 @@ public class RoundTrips {
     @Resource(lookup = "java:/ConnectionFactory")
     ConnectionFactory jms;
 
+    @Inject
+    SrqConnectionFactory srq;
+
     private final Map<String, RoundTrip> cases = new LinkedHashMap<>();
 
     @PostConstruct
     void register() {
         add(new JmsRoundTrip("jms-required", jms, JmsResponderRequired.QUEUE));
         add(new JmsRoundTrip("jms-not-supported", jms, JmsResponderNotSupported.QUEUE));
+        add(new SrqRoundTrip("srq-required", srq, SrqResponderRequired.PORT));
+        add(new SrqRoundTrip("srq-not-supported", srq, SrqResponderNotSupported.PORT));
     }
 
     private void add(RoundTrip trip) {

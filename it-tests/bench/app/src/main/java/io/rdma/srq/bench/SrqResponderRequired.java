@@ -12,8 +12,7 @@ import jakarta.ejb.TransactionAttributeType;
 /**
  * The responder of the pooled-SRQ request/reply cases under CMT REQUIRED: echoes each request with
  * {@link ReceiveCompletion#reply(java.nio.ByteBuffer)} (which echoes the request's immediate data, the
- * call's correlation). Listens on {@value #PORT}; its callers' {@link RoundTrip} is added with
- * {@code SrqConnection}'s call.
+ * call's correlation). Listens on {@value #PORT}; its callers are {@link SrqRoundTrip}'s.
  */
 @MessageDriven(messageListenerInterface = SrqReceiveListener.class, activationConfig = {
         @ActivationConfigProperty(propertyName = "provider", propertyValue = "soft"),

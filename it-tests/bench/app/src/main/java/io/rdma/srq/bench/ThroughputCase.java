@@ -4,14 +4,17 @@ import java.util.Arrays;
 
 /**
  * The throughput cases: a no-op sink MDB per transport and transaction attribute, 64-byte messages
- * sent from inside the server. (b), the batch listener MDB, gets its two cases here when that
- * listener interface lands; (d) is rar's container-less ActivationPipelineBenchmark.
+ * sent from inside the server; (d) is rar's container-less ActivationPipelineBenchmark.
  */
 public enum ThroughputCase {
     /** (a) this adapter, {@code SrqReceiveListener}, CMT REQUIRED ({@link SrqSinkRequired}) */
     SRQ_REQUIRED("a-srq-required", Transport.SRQ, "7491"),
     /** (a) this adapter, {@code SrqReceiveListener}, NOT_SUPPORTED ({@link SrqSinkNotSupported}) */
     SRQ_NOT_SUPPORTED("a-srq-not-supported", Transport.SRQ, "7492"),
+    /** (b) this adapter, {@code SrqBatchListener} (maxBatchSize 32), CMT REQUIRED ({@link SrqBatchSinkRequired}) */
+    SRQ_BATCH_REQUIRED("b-srq-batch-required", Transport.SRQ, "7495"),
+    /** (b) this adapter, {@code SrqBatchListener} (maxBatchSize 32), NOT_SUPPORTED ({@link SrqBatchSinkNotSupported}) */
+    SRQ_BATCH_NOT_SUPPORTED("b-srq-batch-not-supported", Transport.SRQ, "7496"),
     /** (c) Artemis in-VM, NON_PERSISTENT, CMT REQUIRED ({@link JmsSinkRequired}) */
     JMS_REQUIRED("c-jms-required", Transport.JMS, JmsSinkRequired.QUEUE),
     /** (c) Artemis in-VM, NON_PERSISTENT, NOT_SUPPORTED ({@link JmsSinkNotSupported}) */
