@@ -187,7 +187,7 @@ class AdmissionActivationTest {
         first.close();
         await(() -> a.statistics().connections() == 2, "the closed connection dropped");
         connect("soft_rxe0", a, new byte[0]);
-        assertEquals(3, a.statistics().connections());
+        await(() -> a.statistics().connections() == 3, "the freed slot taken again");
         assertEquals(1, count(a, RejectReason.MAX_CONNECTIONS_PER_PEER));
         assertEquals(1, count(a, RejectReason.MAX_CONNECTIONS));
     }
@@ -235,7 +235,8 @@ class AdmissionActivationTest {
         assertTrue(sent > 0);
         Thread.sleep(50);   // the rate limit's bucket refills
         connect("soft_rxe0", a, token(KEY, a, System.currentTimeMillis()));
-        assertEquals(2, a.statistics().connections(), "a new authenticated peer gets in after the flood");
+        // the passive side registers the connection a moment after the active side sees ESTABLISHED
+        await(() -> a.statistics().connections() == 2, "a new authenticated peer gets in after the flood");
     }
 
     /** {@code n} connects without a token from one context and QP; returns {rejected, accepted}. */
