@@ -402,6 +402,12 @@ else
 fi
 printf '%s\n' "$METRICS" | grep -F "admin_objects=\"$(prop srq.monitor.name)\"" | sed 's/^/    /' \
     || say "(no /metrics line for the monitor)"
+# the archive's own connection definition (java:/eis/SrqConnectionFactory: what the demo's senders and
+# callers use), through its monitor on an adapter entry of its own (srq.properties: srq.definition.monitor.*)
+DEFINITION_ADDR="/subsystem=resource-adapters/resource-adapter=$(prop srq.definition.monitor.ra)/admin-objects=$(prop srq.definition.monitor.name)/statistics=extended"
+say "jboss-cli: $DEFINITION_ADDR:read-resource(include-runtime=true)"
+cli 60 --command="$DEFINITION_ADDR:read-resource(include-runtime=true)" 2>/dev/null | sed 's/^/    /' \
+    || say "(the jboss-cli read failed)"
 
 RC=0
 if [ "$state" != DONE ] || [ "$delivered" != "$sent" ] || [ "$sent" != "$MESSAGES" ]; then

@@ -49,6 +49,10 @@ public class StatisticsIT {
     private static final ModelNode ORDERS_DEFINITION = Operations.createAddress("subsystem", "resource-adapters",
             "resource-adapter", "srq-orders", "connection-definitions", "SrqOrders", "statistics", "extended");
     private static final String MONITOR_LABELS = "admin_objects=\"demo-activation\"";
+    /** configure.cli's definition monitor (srq.properties: srq.definition.monitor.*): the archive's own definition. */
+    private static final ModelNode EMBEDDED_DEFINITION = Operations.createAddress("subsystem", "resource-adapters",
+            "resource-adapter", "srq-embedded", "admin-objects", "embedded-definition", "statistics", "extended");
+    private static final String EMBEDDED_LABELS = "admin_objects=\"embedded-definition\"";
 
     /** Keeps a managed deployment, around which Arquillian provides the ManagementClient. */
     @Deployment(name = PROBE, testable = false)
@@ -130,6 +134,38 @@ public class StatisticsIT {
         } finally {
             try {
                 setEnabled(MONITOR, true);
+            } finally {
+                deployer.undeploy(APP);
+            }
+        }
+    }
+
+    /**
+     * The archive's own definition (ironjacamar.xml: java:/eis/SrqConnectionFactory, which the
+     * application's {@code @Inject SrqConnectionFactory} uses) has no statistics resource in WildFly 39;
+     * its monitor shows its figures, moved by the application's pooled connections, and honours
+     * statistics-enabled.
+     */
+    @Test
+    public void theArchivesOwnDefinitionShowsThroughItsMonitor() throws Exception {
+        deployer.deploy(APP);
+        try {
+            assertEquals("sent=20 total=20 missing=0 duplicated=0 problems=0", get(APP, "/send?to=stats&n=20"));
+            ModelNode d = read(EMBEDDED_DEFINITION);
+            assertEquals(1, d.get("healthy").asLong(), d.toString());
+            assertEquals("soft", d.get("provider").asString(), "provider auto on a machine with no RDMA device: " + d);
+            assertEquals("1:ACTIVE", d.get("port-state").asString(), d.toString());
+            long open = d.get("open-connections").asLong();
+            assertTrue(open >= 1, "the sender's pooled connections stay in the pool: " + d);
+            assertEquals((double) open, metric(metrics(), "wildfly_resource_adapters_extended_open_connections", EMBEDDED_LABELS), 0.0);
+
+            setEnabled(EMBEDDED_DEFINITION, false);
+            ModelNode off = read(EMBEDDED_DEFINITION);
+            assertEquals(0, off.get("open-connections").asLong(), "nothing collected while disabled: " + off);
+            assertEquals("soft", off.get("provider").asString(), "text figures still show: " + off);
+        } finally {
+            try {
+                setEnabled(EMBEDDED_DEFINITION, true);
             } finally {
                 deployer.undeploy(APP);
             }

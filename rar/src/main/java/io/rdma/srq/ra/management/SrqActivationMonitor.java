@@ -20,6 +20,10 @@ import java.util.Optional;
  * activation by srqName and reads it on every read, so an activation started after the adapter (or
  * redeployed) is seen without any change; while none runs, {@code active} is 0.
  *
+ * <p>One monitor per adapter entry: WildFly 39 shows the statistics of the first admin object of an
+ * adapter entry under every admin object of that entry ({@code AdminObjectStatisticsService}), so a
+ * second watched srqName needs an adapter entry of its own (README "Operating it").
+ *
  * <p>Configured as (jboss-cli; the resource adapter's {@code statistics-enabled} sets whether it
  * collects):
  * <pre>

@@ -19,7 +19,8 @@ import static io.rdma.srq.ra.management.Figure.text;
  * <ul>
  *   <li>{@link #ACTIVATION}: an {@link SrqActivationMonitor} admin object, one per watched srqName;</li>
  *   <li>{@link #ADAPTER}: the resource adapter (every activation it runs, summed);</li>
- *   <li>{@link #DEFINITION}: each connection definition (SrqManagedConnectionFactory).</li>
+ *   <li>{@link #DEFINITION}: each connection definition (SrqManagedConnectionFactory), and an
+ *       {@link SrqDefinitionMonitor} for the archive's own definition, which WildFly shows nowhere else.</li>
  * </ul>
  */
 public final class StatisticsTable {

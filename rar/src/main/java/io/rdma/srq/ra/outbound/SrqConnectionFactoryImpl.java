@@ -3,6 +3,8 @@ package io.rdma.srq.ra.outbound;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
+import io.rdma.srq.ra.management.DefinitionView;
+import io.rdma.srq.ra.management.DefinitionViewSource;
 import io.rdma.srq.ra.support.ActivationStatisticsSource;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionManager;
@@ -12,7 +14,7 @@ import java.io.Serial;
 import java.util.List;
 
 /** The factory bound in JNDI: allocates handles through the container's connection manager (its pool). */
-public final class SrqConnectionFactoryImpl implements SrqConnectionFactory {
+public final class SrqConnectionFactoryImpl implements SrqConnectionFactory, DefinitionViewSource {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -34,6 +36,11 @@ public final class SrqConnectionFactoryImpl implements SrqConnectionFactory {
     public List<ActivationStatistics> activationStatistics() {
         return mcf.getResourceAdapter() instanceof ActivationStatisticsSource source
                 ? source.activationStatistics() : List.of();
+    }
+
+    @Override
+    public DefinitionView definitionView() {
+        return mcf.definitionView();
     }
 
     @Override
