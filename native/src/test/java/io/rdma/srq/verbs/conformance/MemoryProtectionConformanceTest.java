@@ -1,0 +1,234 @@
+package io.rdma.srq.verbs.conformance;
+
+import io.rdma.srq.api.AccessFlag;
+import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.api.WcStatus;
+import io.rdma.srq.verbs.MemoryRegion;
+import io.rdma.srq.verbs.ProtectionDomain;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.EnumSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Memory protection of SGEs (driver note 20): a receive SGE must name, by its lkey, a valid MR of the
+ * receiving QP's PD with IBV_ACCESS_LOCAL_WRITE, and [addr, addr + length) must lie inside it
+ * (ibv_reg_mr(3), ibv_post_srq_recv(3); kernel rxe_mr.c {@code lookup_mr}, {@code mr_check_range});
+ * a send SGE must name a valid MR of the sending QP's PD. Nothing is checked at post time; the WR that
+ * breaks a rule completes with an error, the QPs go to ERROR, and not one byte is written outside
+ * the registered memory — each case registers the middle page of three and checks that the pages
+ * around it (and the page itself) still hold their sentinel bytes.
+ *
+ * <p>Statuses by driver: rxe (rxe_resp.c RESPST_ERR_MALFORMED_WQE; rxe_req.c finish_packet) gives the
+ * receive {@code LOC_QP_OP_ERR} and a send from a deregistered or foreign MR {@code LOC_QP_OP_ERR};
+ * mlx5 reports both as {@code LOC_PROT_ERR} (CQE syndrome LOCAL_PROT_ERR). The sender of a message
+ * whose receive was refused gets {@code REM_OP_ERR} (the responder's NAK) on both.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("io.rdma.srq.verbs.conformance.VerbsTarget#targets")
+class MemoryProtectionConformanceTest extends ConformanceBase {
+    private static final long PAGE = 4096;
+    private static final int MESSAGE = 64;
+    private static final int RECEIVE = 256;
+    private static final byte SENTINEL = 0x5A;
+    private static final long RECV_WR = 77;
+    private static final long SEND_WR = 5;
+
+    MemoryProtectionConformanceTest(VerbsTarget target) {
+        super(target);
+    }
+
+    /** Three pages of memory; the middle one registered, all three filled with {@link #SENTINEL}. */
+    private final class Guarded {
+        final MemorySegment all = arena().allocate(3 * PAGE, PAGE);
+        final MemorySegment inside = all.asSlice(PAGE, PAGE);
+        final MemoryRegion mr;
+
+        Guarded(ProtectionDomain pd, Set<AccessFlag> access) throws VerbsException {
+            all.fill(SENTINEL);
+            mr = pd.registerMemory(inside, access);
+        }
+
+        long start() {
+            return inside.address();
+        }
+
+        /** Fails naming the first byte that no longer holds the sentinel. */
+        void assertUntouched(long from, long to) {
+            for (long i = from; i < to; i++) {
+                if (all.get(ValueLayout.JAVA_BYTE, i) != SENTINEL) {
+                    fail("byte " + (i - PAGE) + " relative to the MR's start was written on " + target);
+                }
+            }
+        }
+
+        void assertUntouched() {
+            assertUntouched(0, all.byteSize());
+        }
+    }
+
+    private void assumeKnownDriver() {
+        assumeRcOnSrq();
+        assumeTrue(driver == Driver.RXE || driver == Driver.MLX,
+                target + ": the protection statuses are known for rxe and mlx5 only");
+    }
+
+    private WcStatus receiveRefused() {
+        return driver == Driver.RXE ? WcStatus.LOC_QP_OP_ERR : WcStatus.LOC_PROT_ERR;
+    }
+
+    private WcStatus sendRefused() {
+        return driver == Driver.RXE ? WcStatus.LOC_QP_OP_ERR : WcStatus.LOC_PROT_ERR;
+    }
+
+    /**
+     * Posts one receive with the SGE given, lets A send a message into it, and checks the outcome:
+     * the receive completes with the driver's protection status, the send with REM_OP_ERR, both QPs
+     * are in ERROR (their next sends are flushed), and the guarded pages are untouched.
+     */
+    private void receiveIsRefused(Link l, Guarded g, long addr, int length, int lkey) throws Exception {
+        l.chain.set(0, RECV_WR, addr, length, lkey);
+        l.srq.postReceive(l.chain, 1);
+        l.send(SEND_WR, 0, payload(MESSAGE, 9), null);
+        Wc recv = poll(l.cqB, 1).getFirst();
+        assertEquals(RECV_WR, recv.wrId());
+        assertEquals(receiveRefused(), recv.status(), "the receive's status");
+        Wc send = poll(l.cqA, 1).getFirst();
+        assertEquals(SEND_WR, send.wrId());
+        assertEquals(WcStatus.REM_OP_ERR, send.status(), "the sender's status (the responder's NAK)");
+        g.assertUntouched();
+        l.send(SEND_WR + 1, MESSAGE, payload(8, 1), null);
+        Wc flushedA = poll(l.cqA, 1).getFirst();
+        assertEquals(SEND_WR + 1, flushedA.wrId());
+        assertEquals(WcStatus.WR_FLUSH_ERR, flushedA.status(), "the sender's QP is in ERROR");
+        l.b.postSend(SEND_WR + 2, l.mr, 0, 8, null);
+        Wc flushedB = poll(l.cqB, 1).getFirst();
+        assertEquals(SEND_WR + 2, flushedB.wrId());
+        assertEquals(WcStatus.WR_FLUSH_ERR, flushedB.status(), "the receiver's QP is in ERROR");
+    }
+
+    @Test
+    @DisplayName("control: a receive SGE inside a LOCAL_WRITE MR of the QP's PD gets the message there, and nothing around it is written")
+    void receiveInsideAWritableMr() throws Exception {
+        assumeKnownDriver();
+        Link l = new Link(64, 256, 7);
+        Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        l.chain.set(0, RECV_WR, g.start() + 128, RECEIVE, g.mr.lkey());
+        l.srq.postReceive(l.chain, 1);
+        l.send(SEND_WR, 0, payload(MESSAGE, 9), null);
+        Wc recv = poll(l.cqB, 1).getFirst();
+        assertEquals(WcStatus.SUCCESS, recv.status());
+        assertEquals(MESSAGE, recv.byteLen());
+        assertArrayEquals(payload(MESSAGE, 9), g.inside.asSlice(128, MESSAGE).toArray(ValueLayout.JAVA_BYTE));
+        g.assertUntouched(0, PAGE + 128);
+        g.assertUntouched(PAGE + 128 + MESSAGE, 3 * PAGE);
+        assertEquals(WcStatus.SUCCESS, poll(l.cqA, 1).getFirst().status());
+    }
+
+    @Test
+    @DisplayName("a receive SGE whose lkey names no MR: the receive fails (rxe LOC_QP_OP_ERR, mlx5 LOC_PROT_ERR), the send REM_OP_ERR, both QPs ERROR, nothing written")
+    void receiveWithAnUnknownLkey() throws Exception {
+        assumeKnownDriver();
+        Link l = new Link(64, 256, 7);
+        Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        // same MR index, another 8-bit key: rxe's and mlx5's lookups both refuse it
+        receiveIsRefused(l, g, g.start(), RECEIVE, g.mr.lkey() ^ 0x80);
+    }
+
+    @Test
+    @DisplayName("a receive SGE that starts before its MR (rxe_mr.c mr_check_range): refused, nothing written before or inside the MR")
+    void receiveStartingBeforeTheMr() throws Exception {
+        assumeKnownDriver();
+        Link l = new Link(64, 256, 7);
+        Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        receiveIsRefused(l, g, g.start() - MESSAGE, RECEIVE, g.mr.lkey());
+    }
+
+    @Test
+    @DisplayName("a receive SGE that runs past the end of its MR: refused, nothing written inside or after the MR")
+    void receiveRunningPastTheEnd() throws Exception {
+        assumeKnownDriver();
+        Link l = new Link(64, 256, 7);
+        Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        receiveIsRefused(l, g, g.start() + PAGE - 16, RECEIVE, g.mr.lkey());
+    }
+
+    @Test
+    @DisplayName("a receive SGE in an MR registered without IBV_ACCESS_LOCAL_WRITE (ibv_reg_mr(3)): refused, nothing written")
+    void receiveIntoAnMrWithoutLocalWrite() throws Exception {
+        assumeKnownDriver();
+        Link l = new Link(64, 256, 7);
+        Guarded g = new Guarded(l.pd, EnumSet.noneOf(AccessFlag.class));
+        receiveIsRefused(l, g, g.start(), RECEIVE, g.mr.lkey());
+    }
+
+    @Test
+    @DisplayName("a receive SGE in an MR of another PD than the receiving QP's: refused, nothing written")
+    void receiveIntoAnMrOfAnotherPd() throws Exception {
+        assumeKnownDriver();
+        Link l = new Link(64, 256, 7);
+        Guarded g = new Guarded(ctx.allocPd(), EnumSet.of(AccessFlag.LOCAL_WRITE));
+        receiveIsRefused(l, g, g.start(), RECEIVE, g.mr.lkey());
+    }
+
+    @Test
+    @DisplayName("an MR deregistered while a receive that names it is posted: the receive fails when a message comes, nothing written")
+    void receiveIntoAnMrDeregisteredAfterThePost() throws Exception {
+        assumeKnownDriver();
+        Link l = new Link(64, 256, 7);
+        Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        l.chain.set(0, RECV_WR, g.start(), RECEIVE, g.mr.lkey());
+        l.srq.postReceive(l.chain, 1);
+        g.mr.close();
+        l.send(SEND_WR, 0, payload(MESSAGE, 9), null);
+        Wc recv = poll(l.cqB, 1).getFirst();
+        assertEquals(RECV_WR, recv.wrId());
+        assertEquals(receiveRefused(), recv.status());
+        assertEquals(WcStatus.REM_OP_ERR, poll(l.cqA, 1).getFirst().status());
+        g.assertUntouched();
+    }
+
+    /** A sends from {@code from}; the send fails, the peer sees nothing, A's next send is flushed. */
+    private void sendIsRefused(Link l, MemoryRegion from) throws Exception {
+        l.postReceives(1);
+        l.a.postSend(SEND_WR, from, 0, MESSAGE, null);
+        Wc send = poll(l.cqA, 1).getFirst();
+        assertEquals(SEND_WR, send.wrId());
+        assertEquals(sendRefused(), send.status(), "the sender's status");
+        assertTrue(pollQuietly(l.cqB).isEmpty(), "the message never left: the receiver completes nothing");
+        l.send(SEND_WR + 1, 0, payload(8, 1), null);
+        Wc flushed = poll(l.cqA, 1).getFirst();
+        assertEquals(SEND_WR + 1, flushed.wrId());
+        assertEquals(WcStatus.WR_FLUSH_ERR, flushed.status(), "the sender's QP is in ERROR");
+    }
+
+    @Test
+    @DisplayName("a send from an MR of another PD than the sending QP's: the send fails (rxe LOC_QP_OP_ERR, mlx5 LOC_PROT_ERR), the peer sees nothing")
+    void sendFromAnMrOfAnotherPd() throws Exception {
+        assumeKnownDriver();
+        Link l = new Link(64, 256, 7);
+        Guarded g = new Guarded(ctx.allocPd(), EnumSet.of(AccessFlag.LOCAL_WRITE));
+        sendIsRefused(l, g.mr);
+    }
+
+    @Test
+    @DisplayName("a send from a deregistered MR (its lkey is stale): the send fails, the peer sees nothing")
+    void sendFromADeregisteredMr() throws Exception {
+        assumeKnownDriver();
+        Link l = new Link(64, 256, 7);
+        Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        g.mr.close();
+        sendIsRefused(l, g.mr);
+    }
+}
