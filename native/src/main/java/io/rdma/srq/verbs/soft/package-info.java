@@ -63,7 +63,7 @@
  *   <li>rxe: a receive SGE outside a writable MR gives {@code LOC_QP_OP_ERR} (RESPST_ERR_MALFORMED_WQE),
  *       mlx5 {@code LOC_PROT_ERR}; the send completes with {@code REM_OP_ERR} on every profile. A send
  *       from a deregistered MR or one of another PD: rxe {@code LOC_QP_OP_ERR}, mlx5
- *       {@code LOC_PROT_ERR} (driver note 20; the rxe values are checked on rxe0 by
+ *       {@code LOC_PROT_ERR} (driver note 20; the rxe values measured on rxe0 by
  *       {@code MemoryProtectionConformanceTest}).</li>
  *   <li>rxe: srq_limit may equal max_wr (rxe_srq_chk_attr refuses only {@code srq_limit > index_mask},
  *       and index_mask is the rounded max_wr); modify checks run before anything changes; a resize
