@@ -94,8 +94,8 @@ public enum SoftProfile {
                     .srqSgeSizing(DriverQuirks.SrqSgeSizing.AS_REQUESTED) // rxe_srq.c rxe_srq_chk_init
                     .recvLengthError(WcStatus.LOC_QP_OP_ERR)          // measured on rxe0 (lab, kernel 6.1)
                     .sendLengthError(WcStatus.REM_OP_ERR)             // measured on rxe0 (lab, kernel 6.1)
-                    .recvProtectionError(WcStatus.LOC_QP_OP_ERR)      // rxe_resp.c RESPST_ERR_MALFORMED_WQE
-                    .sendKeyError(WcStatus.LOC_QP_OP_ERR)             // rxe_req.c: copy_data's -EINVAL (lookup_mr)
+                    .recvProtectionError(WcStatus.LOC_QP_OP_ERR)      // rxe_resp.c RESPST_ERR_MALFORMED_WQE; lab
+                    .sendKeyError(WcStatus.LOC_QP_OP_ERR)             // rxe_req.c finish_packet (lookup_mr); lab
                     .rcSrcQpReported(false)                           // rxe_resp.c do_complete: only from a DETH; lab
                     .lastWqeReachedEvent(false)                       // driver note 8: kernel 6.1 never raises it
                     .build()),
