@@ -3,8 +3,10 @@ package io.rdma.srq.verbs.conformance;
 import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.api.WcStatus;
+import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.MemoryRegion;
 import io.rdma.srq.verbs.ProtectionDomain;
+import io.rdma.srq.verbs.QueuePair;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -44,6 +46,7 @@ class MemoryProtectionConformanceTest extends ConformanceBase {
     private static final byte SENTINEL = 0x5A;
     private static final long RECV_WR = 77;
     private static final long SEND_WR = 5;
+    private static final long FLUSHED_WR = 6;
 
     MemoryProtectionConformanceTest(VerbsTarget target) {
         super(target);
@@ -101,21 +104,24 @@ class MemoryProtectionConformanceTest extends ConformanceBase {
         l.chain.set(0, RECV_WR, addr, length, lkey);
         l.srq.postReceive(l.chain, 1);
         l.send(SEND_WR, 0, payload(MESSAGE, 9), null);
-        Wc recv = poll(l.cqB, 1).getFirst();
-        assertEquals(RECV_WR, recv.wrId());
-        assertEquals(receiveRefused(), recv.status(), "the receive's status");
-        Wc send = poll(l.cqA, 1).getFirst();
-        assertEquals(SEND_WR, send.wrId());
-        assertEquals(WcStatus.REM_OP_ERR, send.status(), "the sender's status (the responder's NAK)");
+        assertCompletes(l.cqB, RECV_WR, receiveRefused(), "the receive's status");
+        assertCompletes(l.cqA, SEND_WR, WcStatus.REM_OP_ERR, "the sender's status (the responder's NAK)");
         g.assertUntouched();
-        l.send(SEND_WR + 1, MESSAGE, payload(8, 1), null);
-        Wc flushedA = poll(l.cqA, 1).getFirst();
-        assertEquals(SEND_WR + 1, flushedA.wrId());
-        assertEquals(WcStatus.WR_FLUSH_ERR, flushedA.status(), "the sender's QP is in ERROR");
-        l.b.postSend(SEND_WR + 2, l.mr, 0, 8, null);
-        Wc flushedB = poll(l.cqB, 1).getFirst();
-        assertEquals(SEND_WR + 2, flushedB.wrId());
-        assertEquals(WcStatus.WR_FLUSH_ERR, flushedB.status(), "the receiver's QP is in ERROR");
+        assertInError(l, l.a, l.cqA, "the sender's");
+        assertInError(l, l.b, l.cqB, "the receiver's");
+    }
+
+    /** The next completion on {@code cq} is {@code wrId}'s, with {@code status}. */
+    private void assertCompletes(CompletionQueue cq, long wrId, WcStatus status, String what) throws Exception {
+        Wc wc = poll(cq, 1).getFirst();
+        assertEquals(wrId, wc.wrId(), what + ": wr_id");
+        assertEquals(status, wc.status(), what);
+    }
+
+    /** {@code qp} posts one more send, which is flushed: the QP is in ERROR. */
+    private void assertInError(Link l, QueuePair qp, CompletionQueue cq, String whose) throws Exception {
+        qp.postSend(FLUSHED_WR, l.mr, 0, 8, null);
+        assertCompletes(cq, FLUSHED_WR, WcStatus.WR_FLUSH_ERR, whose + " QP is in ERROR");
     }
 
     @Test
@@ -192,25 +198,18 @@ class MemoryProtectionConformanceTest extends ConformanceBase {
         l.srq.postReceive(l.chain, 1);
         g.mr.close();
         l.send(SEND_WR, 0, payload(MESSAGE, 9), null);
-        Wc recv = poll(l.cqB, 1).getFirst();
-        assertEquals(RECV_WR, recv.wrId());
-        assertEquals(receiveRefused(), recv.status());
-        assertEquals(WcStatus.REM_OP_ERR, poll(l.cqA, 1).getFirst().status());
+        assertCompletes(l.cqB, RECV_WR, receiveRefused(), "the receive's status");
+        assertCompletes(l.cqA, SEND_WR, WcStatus.REM_OP_ERR, "the sender's status");
         g.assertUntouched();
     }
 
-    /** A sends from {@code from}; the send fails, the peer sees nothing, A's next send is flushed. */
+    /** A sends from {@code from}; the send fails, the peer sees nothing, A is in ERROR. */
     private void sendIsRefused(Link l, MemoryRegion from) throws Exception {
         l.postReceives(1);
         l.a.postSend(SEND_WR, from, 0, MESSAGE, null);
-        Wc send = poll(l.cqA, 1).getFirst();
-        assertEquals(SEND_WR, send.wrId());
-        assertEquals(sendRefused(), send.status(), "the sender's status");
+        assertCompletes(l.cqA, SEND_WR, sendRefused(), "the sender's status");
         assertTrue(pollQuietly(l.cqB).isEmpty(), "the message never left: the receiver completes nothing");
-        l.send(SEND_WR + 1, 0, payload(8, 1), null);
-        Wc flushed = poll(l.cqA, 1).getFirst();
-        assertEquals(SEND_WR + 1, flushed.wrId());
-        assertEquals(WcStatus.WR_FLUSH_ERR, flushed.status(), "the sender's QP is in ERROR");
+        assertInError(l, l.a, l.cqA, "the sender's");
     }
 
     @Test
