@@ -10,6 +10,8 @@ import io.rdma.srq.verbs.QueuePair;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.MemorySegment;
@@ -81,12 +83,6 @@ class MemoryProtectionConformanceTest extends ConformanceBase {
         }
     }
 
-    private void assumeKnownDriver() {
-        assumeRcOnSrq();
-        assumeTrue(driver == Driver.RXE || driver == Driver.MLX,
-                target + ": the protection statuses are known for rxe and mlx5 only");
-    }
-
     private WcStatus receiveRefused() {
         return driver == Driver.RXE ? WcStatus.LOC_QP_OP_ERR : WcStatus.LOC_PROT_ERR;
     }
@@ -101,14 +97,27 @@ class MemoryProtectionConformanceTest extends ConformanceBase {
      * are in ERROR (their next sends are flushed), and the guarded pages are untouched.
      */
     private void receiveIsRefused(Link l, Guarded g, long addr, int length, int lkey) throws Exception {
-        l.chain.set(0, RECV_WR, addr, length, lkey);
-        l.srq.postReceive(l.chain, 1);
+        postOneReceive(l, addr, length, lkey);
         l.send(SEND_WR, 0, payload(MESSAGE, 9), null);
         assertCompletes(l.cqB, RECV_WR, receiveRefused(), "the receive's status");
         assertCompletes(l.cqA, SEND_WR, WcStatus.REM_OP_ERR, "the sender's status (the responder's NAK)");
         g.assertUntouched();
         assertInError(l, l.a, l.cqA, "the sender's");
         assertInError(l, l.b, l.cqB, "the receiver's");
+    }
+
+    /** {@return two connected QPs on one SRQ, on a driver whose statuses are known} */
+    private Link link() throws VerbsException {
+        assumeRcOnSrq();
+        assumeTrue(driver == Driver.RXE || driver == Driver.MLX,
+                target + ": the protection statuses are known for rxe and mlx5 only");
+        return new Link(64, 256, 7);
+    }
+
+    /** Posts one receive WR ({@link #RECV_WR}) with one SGE, as given. */
+    private static void postOneReceive(Link l, long addr, int length, int lkey) throws VerbsException {
+        l.chain.set(0, RECV_WR, addr, length, lkey);
+        l.srq.postReceive(l.chain, 1);
     }
 
     /** The next completion on {@code cq} is {@code wrId}'s, with {@code status}. */
@@ -127,11 +136,9 @@ class MemoryProtectionConformanceTest extends ConformanceBase {
     @Test
     @DisplayName("control: a receive SGE inside a LOCAL_WRITE MR of the QP's PD gets the message there, and nothing around it is written")
     void receiveInsideAWritableMr() throws Exception {
-        assumeKnownDriver();
-        Link l = new Link(64, 256, 7);
+        Link l = link();
         Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
-        l.chain.set(0, RECV_WR, g.start() + 128, RECEIVE, g.mr.lkey());
-        l.srq.postReceive(l.chain, 1);
+        postOneReceive(l, g.start() + 128, RECEIVE, g.mr.lkey());
         l.send(SEND_WR, 0, payload(MESSAGE, 9), null);
         Wc recv = poll(l.cqB, 1).getFirst();
         assertEquals(WcStatus.SUCCESS, recv.status());
@@ -142,60 +149,49 @@ class MemoryProtectionConformanceTest extends ConformanceBase {
         assertEquals(WcStatus.SUCCESS, poll(l.cqA, 1).getFirst().status());
     }
 
-    @Test
-    @DisplayName("a receive SGE whose lkey names no MR: the receive fails (rxe LOC_QP_OP_ERR, mlx5 LOC_PROT_ERR), the send REM_OP_ERR, both QPs ERROR, nothing written")
-    void receiveWithAnUnknownLkey() throws Exception {
-        assumeKnownDriver();
-        Link l = new Link(64, 256, 7);
-        Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
-        // same MR index, another 8-bit key: rxe's and mlx5's lookups both refuse it
-        receiveIsRefused(l, g, g.start(), RECEIVE, g.mr.lkey() ^ 0x80);
+    /** A receive SGE that names no writable memory of the receiving QP's PD, one way each. */
+    enum BadReceive {
+        UNKNOWN_LKEY("an lkey that names no MR (the MR's index, another 8-bit key)", true, true, 0, 0x80),
+        BEFORE_THE_MR("an address before its MR (rxe_mr.c mr_check_range)", true, true, -MESSAGE, 0),
+        PAST_THE_END("a length that runs past the end of its MR", true, true, PAGE - 16, 0),
+        NO_LOCAL_WRITE("an MR registered without IBV_ACCESS_LOCAL_WRITE (ibv_reg_mr(3))", true, false, 0, 0),
+        ANOTHER_PD("an MR of another PD than the receiving QP's", false, true, 0, 0);
+
+        final String what;
+        final boolean samePd;
+        final boolean localWrite;
+        final long offset;
+        final int keyBits;
+
+        BadReceive(String what, boolean samePd, boolean localWrite, long offset, int keyBits) {
+            this.what = what;
+            this.samePd = samePd;
+            this.localWrite = localWrite;
+            this.offset = offset;
+            this.keyBits = keyBits;
+        }
+
+        @Override
+        public String toString() {
+            return what;
+        }
     }
 
-    @Test
-    @DisplayName("a receive SGE that starts before its MR (rxe_mr.c mr_check_range): refused, nothing written before or inside the MR")
-    void receiveStartingBeforeTheMr() throws Exception {
-        assumeKnownDriver();
-        Link l = new Link(64, 256, 7);
-        Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
-        receiveIsRefused(l, g, g.start() - MESSAGE, RECEIVE, g.mr.lkey());
-    }
-
-    @Test
-    @DisplayName("a receive SGE that runs past the end of its MR: refused, nothing written inside or after the MR")
-    void receiveRunningPastTheEnd() throws Exception {
-        assumeKnownDriver();
-        Link l = new Link(64, 256, 7);
-        Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
-        receiveIsRefused(l, g, g.start() + PAGE - 16, RECEIVE, g.mr.lkey());
-    }
-
-    @Test
-    @DisplayName("a receive SGE in an MR registered without IBV_ACCESS_LOCAL_WRITE (ibv_reg_mr(3)): refused, nothing written")
-    void receiveIntoAnMrWithoutLocalWrite() throws Exception {
-        assumeKnownDriver();
-        Link l = new Link(64, 256, 7);
-        Guarded g = new Guarded(l.pd, EnumSet.noneOf(AccessFlag.class));
-        receiveIsRefused(l, g, g.start(), RECEIVE, g.mr.lkey());
-    }
-
-    @Test
-    @DisplayName("a receive SGE in an MR of another PD than the receiving QP's: refused, nothing written")
-    void receiveIntoAnMrOfAnotherPd() throws Exception {
-        assumeKnownDriver();
-        Link l = new Link(64, 256, 7);
-        Guarded g = new Guarded(ctx.allocPd(), EnumSet.of(AccessFlag.LOCAL_WRITE));
-        receiveIsRefused(l, g, g.start(), RECEIVE, g.mr.lkey());
+    @ParameterizedTest(name = "a receive SGE with {0}: the receive fails (rxe LOC_QP_OP_ERR, mlx5 LOC_PROT_ERR), the send REM_OP_ERR, both QPs ERROR, nothing written")
+    @EnumSource(BadReceive.class)
+    void aReceiveSgeOutsideWritableMemoryOfThePdIsRefused(BadReceive bad) throws Exception {
+        Link l = link();
+        Guarded g = new Guarded(bad.samePd ? l.pd : ctx.allocPd(),
+                bad.localWrite ? EnumSet.of(AccessFlag.LOCAL_WRITE) : EnumSet.noneOf(AccessFlag.class));
+        receiveIsRefused(l, g, g.start() + bad.offset, RECEIVE, g.mr.lkey() ^ bad.keyBits);
     }
 
     @Test
     @DisplayName("an MR deregistered while a receive that names it is posted: the receive fails when a message comes, nothing written")
     void receiveIntoAnMrDeregisteredAfterThePost() throws Exception {
-        assumeKnownDriver();
-        Link l = new Link(64, 256, 7);
+        Link l = link();
         Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
-        l.chain.set(0, RECV_WR, g.start(), RECEIVE, g.mr.lkey());
-        l.srq.postReceive(l.chain, 1);
+        postOneReceive(l, g.start(), RECEIVE, g.mr.lkey());
         g.mr.close();
         l.send(SEND_WR, 0, payload(MESSAGE, 9), null);
         assertCompletes(l.cqB, RECV_WR, receiveRefused(), "the receive's status");
@@ -215,8 +211,7 @@ class MemoryProtectionConformanceTest extends ConformanceBase {
     @Test
     @DisplayName("a send from an MR of another PD than the sending QP's: the send fails (rxe LOC_QP_OP_ERR, mlx5 LOC_PROT_ERR), the peer sees nothing")
     void sendFromAnMrOfAnotherPd() throws Exception {
-        assumeKnownDriver();
-        Link l = new Link(64, 256, 7);
+        Link l = link();
         Guarded g = new Guarded(ctx.allocPd(), EnumSet.of(AccessFlag.LOCAL_WRITE));
         sendIsRefused(l, g.mr);
     }
@@ -224,8 +219,7 @@ class MemoryProtectionConformanceTest extends ConformanceBase {
     @Test
     @DisplayName("a send from a deregistered MR (its lkey is stale): the send fails, the peer sees nothing")
     void sendFromADeregisteredMr() throws Exception {
-        assumeKnownDriver();
-        Link l = new Link(64, 256, 7);
+        Link l = link();
         Guarded g = new Guarded(l.pd, EnumSet.of(AccessFlag.LOCAL_WRITE));
         g.mr.close();
         sendIsRefused(l, g.mr);

@@ -154,6 +154,34 @@ class SendRingTest {
         }
     }
 
+    /** Fills the ring, then starts {@code n} senders of {@code perThread} messages and waits until all park. */
+    private List<CompletableFuture<Void>> sendersWaitingOnAFullRing(SendRing r, int n, int perThread)
+            throws Exception {
+        fill(r);
+        List<CompletableFuture<Void>> done = startSenders(r, n, perThread);
+        awaitAllParked();
+        return done;
+    }
+
+    /** {@return the numbers of {@code n} threads' {@code perThread} messages each} */
+    private static Set<Integer> numbers(int n, int perThread) {
+        Set<Integer> all = new HashSet<>();
+        for (int t = 0; t < n; t++) {
+            for (int k = 0; k < perThread; k++) {
+                all.add(t * 1000 + k);
+            }
+        }
+        return all;
+    }
+
+    /** B received every message of {@code expected} exactly once, and nothing else. */
+    private void assertReceivedEachOnce(Set<Integer> expected) throws Exception {
+        List<Integer> got = received(expected.size());
+        assertEquals(expected.size(), new HashSet<>(got).size(), "a message arrived twice: " + got);
+        assertEquals(expected, new HashSet<>(got), "every message arrives once");
+        assertEquals(0, cqB.poll(wcs), "nothing more than was sent");
+    }
+
     /** Takes {@code n} receive completions of B and returns their imm_data values. */
     private List<Integer> received(int n) throws Exception {
         List<Integer> imms = new ArrayList<>();
@@ -180,9 +208,7 @@ class SendRingTest {
     @Test
     void waitersParkWithoutTheLockAndAllGoOnWhenCompletionsCome() throws Exception {
         SendRing r = ring(SendRing.FULL_QUEUE_WAIT);
-        fill(r);
-        List<CompletableFuture<Void>> done = startSenders(r, 8, 3);
-        awaitAllParked();
+        List<CompletableFuture<Void>> done = sendersWaitingOnAFullRing(r, 8, 3);
         long sent = assertTimeoutPreemptively(Duration.ofSeconds(2), r::sent,
                 "the ring's lock must be free while its senders wait for room");
         assertEquals(DEPTH, sent, "no waiter posted into the full ring");
@@ -191,28 +217,18 @@ class SendRingTest {
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
         r.flush(Duration.ofSeconds(10));
         assertEquals(DEPTH + 8 * 3, r.sent());
-        Set<Integer> expected = new HashSet<>();
+        Set<Integer> expected = numbers(8, 3);
         for (int i = 0; i < DEPTH; i++) {
             expected.add(-1 - i);
         }
-        for (int t = 0; t < 8; t++) {
-            for (int k = 0; k < 3; k++) {
-                expected.add(t * 1000 + k);
-            }
-        }
-        List<Integer> got = received(expected.size());
-        assertEquals(expected.size(), new HashSet<>(got).size(), "a message arrived twice: " + got);
-        assertEquals(expected, new HashSet<>(got), "every message arrives once");
-        assertEquals(0, cqB.poll(wcs), "nothing more than was sent");
+        assertReceivedEachOnce(expected);
         r.close();
     }
 
     @Test
     void closeWakesEveryWaiterAtOnceWithEnotconn() throws Exception {
         SendRing r = ring(SendRing.FULL_QUEUE_WAIT);
-        fill(r);
-        List<CompletableFuture<Void>> done = startSenders(r, 6, 1);
-        awaitAllParked();
+        List<CompletableFuture<Void>> done = sendersWaitingOnAFullRing(r, 6, 1);
         r.close();
         for (CompletableFuture<Void> f : done) {
             // far below the 30 s full-queue wait: the close woke them, the bound did not
@@ -251,14 +267,7 @@ class SendRingTest {
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         r.flush(Duration.ofSeconds(10));
         assertEquals((long) threads * each, r.sent());
-        List<Integer> got = received(threads * each);
-        Set<Integer> unique = new HashSet<>(got);
-        assertEquals(threads * each, unique.size(), "a message arrived twice");
-        for (int t = 0; t < threads; t++) {
-            for (int k = 0; k < each; k++) {
-                assertTrue(unique.contains(t * 1000 + k), "message " + (t * 1000 + k) + " lost");
-            }
-        }
+        assertReceivedEachOnce(numbers(threads, each));
         r.close();
     }
 }
