@@ -52,8 +52,9 @@ public interface QueuePair extends VerbsObject {
      * Posts one signaled SEND (or SEND_WITH_IMM) work request with one SGE (ibv_post_send(3)).
      *
      * @param wrId   the wr_id reported in the send completion
-     * @param mr     the registered memory holding the message (one closed since is not refused: the send
-     *               completes with {@code LOC_PROT_ERR}, as with a deregistered lkey)
+     * @param mr     the registered memory holding the message (one closed since, or one of another PD, is
+     *               not refused: the send completes with an error, {@code LOC_QP_OP_ERR} on rxe and
+     *               {@code LOC_PROT_ERR} on mlx5, and the QP goes to ERROR; driver note 20)
      * @param offset byte offset of the message in {@code mr}
      * @param length message length in bytes, 0..mr.length() − offset
      * @param imm    immediate data in host order (sent in network order), or {@code null} for a plain SEND

@@ -125,6 +125,19 @@ public final class ReceiveWorkRequests implements AutoCloseable {
     }
 
     /**
+     * For providers that read the chain in Java (the soft device): the array of {@code struct ibv_sge}
+     * the WRs' {@code sg_list} pointers point into, one per WR. Like the chain it is bound to this
+     * object's arena, so a read after {@link #close()} throws instead of touching freed memory.
+     *
+     * @return the SGE array, {@code capacity × sizeof(struct ibv_sge)} bytes
+     * @throws IllegalStateException if closed
+     */
+    public MemorySegment sgeList() {
+        ensureOpen();
+        return sges;
+    }
+
+    /**
      * {@return the out-parameter cell for {@code bad_wr}}
      *
      * @throws IllegalStateException if closed

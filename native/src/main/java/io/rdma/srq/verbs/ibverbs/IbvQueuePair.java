@@ -181,7 +181,7 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
         if (!(mr instanceof IbvMemoryRegion m)) {
             throw new VerbsException("ibv_post_send", Errno.EINVAL, "the MR is not registered through libibverbs");
         }
-        // a closed MR is not refused here: the device completes the send with LOC_PROT_ERR (its lkey is stale)
+        // a closed MR is not refused here: the device completes the send with an error (its lkey is stale; driver note 20)
         if (offset < 0 || length < 0 || offset + length > m.size()) {
             throw new VerbsException("ibv_post_send", Errno.EINVAL, "message [" + offset + ", +" + length
                     + ") outside the MR of " + m.size() + " bytes");

@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param sendLengthError       the sender's status for that SEND
  * @param recvProtectionError   the receive status when a receive SGE is not inside a writable MR of
  *                              the receiving QP's PD
+ * @param sendKeyError          the send status when the send SGE's lkey names no valid MR of the
+ *                              sending QP's PD (deregistered, or of another PD); the peer sees nothing
  * @param rcSrcQpReported       whether an RC receive completion carries the sender's QP number in
  *                              src_qp (ibv_poll_cq(3) calls src_qp valid for UD only)
  * @param lastWqeReachedEvent   whether an SRQ-attached QP entering ERROR raises
@@ -28,7 +30,8 @@ import java.util.Objects;
  */
 public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean limitMustBeBelowMaxWr,
                            SrqSgeSizing srqSgeSizing, WcStatus recvLengthError, WcStatus sendLengthError,
-                           WcStatus recvProtectionError, boolean rcSrcQpReported, boolean lastWqeReachedEvent) {
+                           WcStatus recvProtectionError, WcStatus sendKeyError, boolean rcSrcQpReported,
+                           boolean lastWqeReachedEvent) {
 
     /** Refuses a missing sizing rule or status. */
     public DriverQuirks {
@@ -36,6 +39,7 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         Objects.requireNonNull(recvLengthError, "recvLengthError");
         Objects.requireNonNull(sendLengthError, "sendLengthError");
         Objects.requireNonNull(recvProtectionError, "recvProtectionError");
+        Objects.requireNonNull(sendKeyError, "sendKeyError");
     }
 
     /** How a driver turns the max_sge asked of ibv_create_srq(3) into the SRQ's actual max_sge. */
@@ -81,6 +85,7 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         private WcStatus recvLengthError;
         private WcStatus sendLengthError;
         private WcStatus recvProtectionError;
+        private WcStatus sendKeyError;
         private boolean rcSrcQpReported;
         private boolean lastWqeReachedEvent;
 
@@ -160,6 +165,16 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         /**
          * {@return this builder}
          *
+         * @param v see {@link DriverQuirks#sendKeyError()}
+         */
+        public Builder sendKeyError(WcStatus v) {
+            sendKeyError = v;
+            return this;
+        }
+
+        /**
+         * {@return this builder}
+         *
          * @param v see {@link DriverQuirks#rcSrcQpReported()}
          */
         public Builder rcSrcQpReported(boolean v) {
@@ -184,7 +199,7 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
          */
         public DriverQuirks build() {
             return new DriverQuirks(hasRc, createLimitHonoured, limitMustBeBelowMaxWr, srqSgeSizing, recvLengthError,
-                    sendLengthError, recvProtectionError, rcSrcQpReported, lastWqeReachedEvent);
+                    sendLengthError, recvProtectionError, sendKeyError, rcSrcQpReported, lastWqeReachedEvent);
         }
     }
 }

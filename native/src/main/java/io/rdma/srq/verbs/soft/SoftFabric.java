@@ -3,7 +3,6 @@ package io.rdma.srq.verbs.soft;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 
-import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
@@ -179,15 +178,6 @@ final class SoftFabric {
      */
     static void schedule(Runnable task, long nanos) {
         Timer.EXECUTOR.schedule(task, nanos, TimeUnit.NANOSECONDS);
-    }
-
-    /** Absolute-address reads of native receive WR chains (what a driver does with the pointers). */
-    static final class Memory {
-        /** The whole address space, for the SGE pointers of receive WRs. */
-        static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
-
-        private Memory() {
-        }
     }
 
     private static final class Timer {

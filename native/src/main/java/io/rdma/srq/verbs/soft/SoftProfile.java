@@ -33,6 +33,8 @@ import io.rdma.srq.api.WcStatus;
  *       <td>{@code LOC_LEN_ERR} / {@code REM_INV_REQ_ERR}</td><td>–</td></tr>
  *   <tr><td>a receive SGE outside a writable MR: receive status</td><td>{@code LOC_QP_OP_ERR}</td>
  *       <td>{@code LOC_PROT_ERR}</td><td>–</td></tr>
+ *   <tr><td>a send from a deregistered MR or one of another PD: send status (driver note 20)</td>
+ *       <td>{@code LOC_QP_OP_ERR}</td><td>{@code LOC_PROT_ERR}</td><td>–</td></tr>
  *   <tr><td>src_qp of an RC receive (ibv_poll_cq(3): valid for UD only)</td><td>0, as rxe_resp.c leaves it</td>
  *       <td>the sender's QP number</td><td>–</td></tr>
  *   <tr><td>QP_LAST_WQE_REACHED</td><td>never, as rxe on kernel 6.1 (6.12 raises it; driver note 8)</td><td>when an SRQ-attached QP enters ERROR</td><td>–</td></tr>
@@ -92,7 +94,8 @@ public enum SoftProfile {
                     .srqSgeSizing(DriverQuirks.SrqSgeSizing.AS_REQUESTED) // rxe_srq.c rxe_srq_chk_init
                     .recvLengthError(WcStatus.LOC_QP_OP_ERR)          // measured on rxe0 (lab, kernel 6.1)
                     .sendLengthError(WcStatus.REM_OP_ERR)             // measured on rxe0 (lab, kernel 6.1)
-                    .recvProtectionError(WcStatus.LOC_QP_OP_ERR)      // rxe_resp.c RESPST_ERR_MALFORMED_WQE
+                    .recvProtectionError(WcStatus.LOC_QP_OP_ERR)      // rxe_resp.c RESPST_ERR_MALFORMED_WQE; lab
+                    .sendKeyError(WcStatus.LOC_QP_OP_ERR)             // rxe_req.c finish_packet (lookup_mr); lab
                     .rcSrcQpReported(false)                           // rxe_resp.c do_complete: only from a DETH; lab
                     .lastWqeReachedEvent(false)                       // driver note 8: kernel 6.1 never raises it
                     .build()),
@@ -150,6 +153,7 @@ public enum SoftProfile {
                     .recvLengthError(WcStatus.LOC_LEN_ERR)            // mlx5 cq.c: CQE syndrome LOCAL_LENGTH_ERR
                     .sendLengthError(WcStatus.REM_INV_REQ_ERR)        // mlx5 cq.c: syndrome REMOTE_INVAL_REQ_ERR
                     .recvProtectionError(WcStatus.LOC_PROT_ERR)       // mlx5 cq.c: syndrome LOCAL_PROT_ERR
+                    .sendKeyError(WcStatus.LOC_PROT_ERR)              // mlx5 cq.c: syndrome LOCAL_PROT_ERR
                     .rcSrcQpReported(true)                            // mlx5 cq.c: src_qp from the CQE's flags_rqpn
                     .lastWqeReachedEvent(true)                        // driver note 8
                     .build()),
@@ -203,6 +207,7 @@ public enum SoftProfile {
                     .recvLengthError(WcStatus.LOC_LEN_ERR)
                     .sendLengthError(WcStatus.REM_INV_REQ_ERR)
                     .recvProtectionError(WcStatus.LOC_PROT_ERR)
+                    .sendKeyError(WcStatus.LOC_PROT_ERR)
                     .build());
 
     private final String deviceName;

@@ -33,9 +33,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>message longer than the receive SGEs: receive rxe {@code LOC_QP_OP_ERR}, mlx5
  *       {@code LOC_LEN_ERR}; send rxe {@code REM_OP_ERR}, mlx5 {@code REM_INV_REQ_ERR} (rxe values
  *       measured on rxe0);</li>
- *   <li>receive SGE outside a writable MR of the receiver's PD: receive rxe {@code LOC_QP_OP_ERR},
- *       mlx5 {@code LOC_PROT_ERR}; send {@code REM_OP_ERR};</li>
- *   <li>sender MR closed or of another PD: send {@code LOC_PROT_ERR};</li>
+ *   <li>receive SGE with an lkey that names no open MR of the receiving QP's PD, an MR without
+ *       IBV_ACCESS_LOCAL_WRITE, or [addr, addr + length) not inside the MR: receive rxe
+ *       {@code LOC_QP_OP_ERR}, mlx5 {@code LOC_PROT_ERR}; send {@code REM_OP_ERR} (driver note 20);</li>
+ *   <li>sender MR deregistered or of another PD: send rxe {@code LOC_QP_OP_ERR}, mlx5
+ *       {@code LOC_PROT_ERR}; only the sender goes to ERROR, the peer's receive stays posted;</li>
  *   <li>SRQ empty (receiver not ready): the send waits, as RNR NAKs are retried; rnr_retry 7 waits
  *       until a receive is posted, rnr_retry n &lt; 7 gives up after n × 0.64 ms (min_rnr_timer 12)
  *       with {@code RNR_RETRY_EXC_ERR}, 0 at once;</li>
@@ -318,7 +320,8 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
      */
     private boolean transmit(long wrId, SoftMemoryRegion mr, long offset, int length, boolean hasImm, int imm) {
         if (mr.isClosed() || mr.pd() != pd) {
-            completeSend(wrId, WcStatus.LOC_PROT_ERR, 0);
+            // the requester fails while it builds the packet: the peer sees nothing (driver note 20)
+            completeSend(wrId, quirks.sendKeyError(), 0);
             toError();
             return SENT;
         }
@@ -374,7 +377,15 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
         return SENT;
     }
 
-    /** Copies the message into the SGEs of {@link #wqe}; false on a protection error. */
+    /**
+     * Copies the message into the SGEs of {@link #wqe}, as rxe's copy_data does: each SGE the message
+     * reaches (a zero-length one is skipped) must name, by its lkey, an open MR of the receiving QP's
+     * PD with IBV_ACCESS_LOCAL_WRITE, and [addr, addr + bytes) must lie inside it; it is checked before
+     * a byte is written there, so nothing outside a registered MR is ever touched. A check that fails
+     * stops the copy (what the SGEs before it received stays, as on rxe).
+     *
+     * @return false on a protection error (driver note 20)
+     */
     private boolean scatter(SoftQueuePair b, SoftMemoryRegion src, long offset, int length) {
         long remaining = length;
         long from = offset;
@@ -390,8 +401,8 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
                     return false;
                 }
                 long at = wqe.addr[i] - dst.start();
-                if (at < 0 || at + chunk > dst.size()) {
-                    return false;
+                if (wqe.addr[i] < dst.start() || at > dst.size() - chunk) {
+                    return false; // mr_check_range, written so that no sum can overflow
                 }
                 MemorySegment.copy(src.buffer(), from, dst.buffer(), at, chunk);
                 from += chunk;
@@ -399,7 +410,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
             }
             return true;
         } catch (IllegalStateException | IndexOutOfBoundsException freed) {
-            return false; // an MR's memory was closed under the transfer
+            return false; // an MR was deregistered and its memory freed during the copy: the JVM checked
         }
     }
 

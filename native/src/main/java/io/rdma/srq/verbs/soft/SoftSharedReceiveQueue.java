@@ -265,30 +265,43 @@ final class SoftSharedReceiveQueue extends SoftResource implements SharedReceive
      * ibv_recv_wr} along the {@code next} pointers, and copies each WR's wr_id and SGEs into the
      * ring. On failure {@code bad_wr} (the chain's {@link ReceiveWorkRequests#badWrCell()}) points at
      * the refused WR.
+     *
+     * <p>The SGEs are copied as they are, unchecked, as rxe's and mlx5's post_srq_recv copy them: an
+     * lkey, address or length that names no writable memory of the QP's PD is found when a message
+     * arrives, and completes that receive with an error ({@code SoftQueuePair}). The chain itself is
+     * read only through the segments {@link ReceiveWorkRequests} owns, never through a raw address:
+     * a {@code next} or {@code sg_list} pointer that leaves them is refused with {@code EINVAL}, and a
+     * chain closed by another thread throws {@link IllegalStateException} instead of reading freed
+     * memory.
      */
     @Override
     public void postReceive(ReceiveWorkRequests wrs, int count) throws VerbsException {
         checkOpen();
         MemorySegment chain = wrs.terminate(count);
+        MemorySegment sgl = wrs.sgeList();
         int posted = 0;
         int errno = 0;
         long bad = 0;
         try {
             long base = chain.address();
             long size = chain.byteSize();
-            MemorySegment all = SoftFabric.Memory.ALL;
             synchronized (lock) {
                 long wr = base;
                 while (wr != 0 && posted < count) {
                     long off = wr - base;
-                    boolean inChain = off >= 0 && off + WR_SIZE <= size;
-                    int n = inChain ? chain.get(ValueLayout.JAVA_INT, off + NUM_SGE) : all.get(ValueLayout.JAVA_INT, wr + NUM_SGE);
+                    if (off < 0 || off > size - WR_SIZE || off % WR_SIZE != 0) {
+                        errno = Errno.EINVAL.value(); // a next pointer out of the chain: read nothing there
+                        bad = wr;
+                        break;
+                    }
+                    int n = chain.get(ValueLayout.JAVA_INT, off + NUM_SGE);
                     if (this.count == maxWr) {
                         errno = Errno.ENOMEM.value();
                         bad = wr;
                         break;
                     }
-                    if (n < 0 || n > maxSge) {
+                    long first = chain.get(ValueLayout.ADDRESS, off + SG_LIST).address() - sgl.address();
+                    if (n < 0 || n > maxSge || (n > 0 && (first < 0 || first > sgl.byteSize() - n * SGE_SIZE))) {
                         errno = Errno.EINVAL.value();
                         bad = wr;
                         break;
@@ -297,20 +310,18 @@ final class SoftSharedReceiveQueue extends SoftResource implements SharedReceive
                         grow(capacity * 2);
                     }
                     int slot = (head + this.count) & (capacity - 1);
-                    wrIds[slot] = inChain ? chain.get(ValueLayout.JAVA_LONG, off + WR_ID) : all.get(ValueLayout.JAVA_LONG, wr + WR_ID);
+                    wrIds[slot] = chain.get(ValueLayout.JAVA_LONG, off + WR_ID);
                     numSges[slot] = n;
-                    long sgl = inChain ? chain.get(ValueLayout.ADDRESS, off + SG_LIST).address()
-                            : all.get(ValueLayout.ADDRESS, wr + SG_LIST).address();
                     int s = slot * maxSge;
                     for (int i = 0; i < n; i++) {
-                        long sge = sgl + i * SGE_SIZE;
-                        sgeAddrs[s + i] = all.get(ValueLayout.JAVA_LONG, sge + SGE_ADDR);
-                        sgeLengths[s + i] = all.get(ValueLayout.JAVA_INT, sge + SGE_LENGTH);
-                        sgeLkeys[s + i] = all.get(ValueLayout.JAVA_INT, sge + SGE_LKEY);
+                        long sge = first + i * SGE_SIZE;
+                        sgeAddrs[s + i] = sgl.get(ValueLayout.JAVA_LONG, sge + SGE_ADDR);
+                        sgeLengths[s + i] = sgl.get(ValueLayout.JAVA_INT, sge + SGE_LENGTH);
+                        sgeLkeys[s + i] = sgl.get(ValueLayout.JAVA_INT, sge + SGE_LKEY);
                     }
                     this.count++;
                     posted++;
-                    wr = inChain ? chain.get(ValueLayout.ADDRESS, off + NEXT).address() : all.get(ValueLayout.ADDRESS, wr + NEXT).address();
+                    wr = chain.get(ValueLayout.ADDRESS, off + NEXT).address();
                 }
             }
         } finally {

@@ -54,14 +54,18 @@
  *       rxe_resp.c (do_complete) sets it only from a DETH. soft_rxe0 leaves it 0 too; soft_mlx5_0
  *       reports the sender's QP number, as mlx5 does. Code that needs the sender of an RC receive maps
  *       qp_num (the receiving QP) to its connection.</li>
+ *   <li>A receive SGE outside a writable MR of the receiving QP's PD (unknown lkey, outside the MR,
+ *       no LOCAL_WRITE, another PD, deregistered after the post) completes the receive with
+ *       {@code LOC_QP_OP_ERR} (mlx5: {@code LOC_PROT_ERR}) and the send with {@code REM_OP_ERR}; both
+ *       QPs go to ERROR. A send from a deregistered MR or one of another PD completes with
+ *       {@code LOC_QP_OP_ERR} (mlx5: {@code LOC_PROT_ERR}) and the peer sees nothing (driver note 20,
+ *       {@code MemoryProtectionConformanceTest}).</li>
  *   <li>IBV_EVENT_QP_LAST_WQE_REACHED never comes on kernel 6.1 (6.12 raises it, driver note 8):
  *       soft_rxe0 never raises it, soft_mlx5_0 does when an SRQ-attached QP enters ERROR.</li>
  * </ul>
  *
  * <h2>Behaviour taken from driver source rather than measured on rxe0</h2>
  * <ul>
- *   <li>rxe: a receive SGE outside a writable MR gives {@code LOC_QP_OP_ERR} (RESPST_ERR_MALFORMED_WQE),
- *       mlx5 {@code LOC_PROT_ERR}; the send completes with {@code REM_OP_ERR} on every profile.</li>
  *   <li>rxe: srq_limit may equal max_wr (rxe_srq_chk_attr refuses only {@code srq_limit > index_mask},
  *       and index_mask is the rounded max_wr); modify checks run before anything changes; a resize
  *       below the outstanding count is EINVAL.</li>

@@ -155,6 +155,13 @@ abstract class ConformanceBase {
         return w;
     }
 
+    /** {@return a shared arena closed after the test's context (so after every MR on its memory)} */
+    java.lang.foreign.Arena arena() {
+        java.lang.foreign.Arena a = java.lang.foreign.Arena.ofShared();
+        natives.push(a);
+        return a;
+    }
+
     WorkCompletionArray wcs(int capacity) {
         WorkCompletionArray w = new WorkCompletionArray(capacity);
         natives.push(w);

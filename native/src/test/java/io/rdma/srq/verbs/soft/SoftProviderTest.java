@@ -289,6 +289,22 @@ class SoftProviderTest {
     }
 
     @Test
+    void aWaitingSendWhoseMrIsDeregisteredFailsOnTheRetryAndThePeerSeesNothing() throws VerbsException {
+        Context ctx = open(SoftProfile.RXE);
+        Pair p = pair(ctx, 7);
+        MemoryRegion from = p.pd().allocateRegistered(64, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        WorkCompletionArray wcs = keep(new WorkCompletionArray(4));
+        p.a().postSend(9, from, 0, 64, null); // no receive posted: the send waits (RNR, rnr_retry 7)
+        assertEquals(List.of(), drain(p.cqA(), wcs), "the send must wait for a receive");
+        from.close();
+        ReceiveWorkRequests wrs = keep(new ReceiveWorkRequests(1));
+        wrs.set(0, 5, p.mr().address(), 64, p.mr().lkey());
+        p.srq().postReceive(wrs, 1); // the retry runs on this thread (the send lock is free)
+        assertEquals(List.of(WcStatus.LOC_QP_OP_ERR), drain(p.cqA(), wcs), "rxe's status for a stale lkey (driver note 20)");
+        assertEquals(List.of(), drain(p.cqB(), wcs), "the message never left: the receive was not consumed");
+    }
+
+    @Test
     void aReceiveSgeOutsideAnyMrFailsBothSides() throws VerbsException {
         Context ctx = open(SoftProfile.RXE);
         Pair p = pair(ctx, 7);

@@ -7,6 +7,7 @@ import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.ra.support.admission.PeerToken;
 import io.rdma.srq.ra.support.admission.RejectReason;
+import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftSender;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
@@ -20,8 +21,6 @@ import io.rdma.srq.verbs.Verbs;
 import io.rdma.srq.verbs.soft.SoftProvider;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.InvalidPropertyException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
@@ -32,7 +31,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -43,14 +41,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (the reason arrives in the reject's private data and is counted), that nothing of a rejected
  * request stays allocated, and that accepted peers keep being served during a flood.
  */
-class AdmissionActivationTest {
+class AdmissionActivationTest extends SoftActivationTest {
     private static final byte[] KEY = bytes(32, 5);
     private static final byte[] OTHER_KEY = bytes(32, 9);
-    private final SrqResourceAdapter ra = new SrqResourceAdapter();
-    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    private final TestEndpointFactory endpoints = new TestEndpointFactory();
-    private final List<SoftSender> senders = new ArrayList<>();
-    private int liveBefore;
+
+    {
+        ra.setAuthKeys("k1=" + Base64.getEncoder().encodeToString(KEY) + ", old=" + Base64.getEncoder().encodeToString(OTHER_KEY));
+    }
 
     private static byte[] bytes(int n, int seed) {
         byte[] b = new byte[n];
@@ -60,44 +57,14 @@ class AdmissionActivationTest {
         return b;
     }
 
-    @BeforeEach
-    void start() throws Exception {
-        liveBefore = SoftProvider.liveObjects();
-        ra.setAuthKeys("k1=" + Base64.getEncoder().encodeToString(KEY) + ", old=" + Base64.getEncoder().encodeToString(OTHER_KEY));
-        ra.start(bootstrap);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (SoftSender s : senders) {
-            s.close();
-        }
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
-        assertEquals(endpoints.created.get(), endpoints.released.get(), "every endpoint released");
-        assertEquals(liveBefore, SoftProvider.liveObjects(), "every native object freed");
-    }
-
-    private SrqActivationSpec spec(String... properties) throws Exception {
-        SrqActivationSpec spec = new SrqActivationSpec();
-        spec.setProvider("soft");
-        spec.setListenAddress("10.0.0.1");
-        spec.setListenPort("0");
-        spec.setSrqMaxWr("128");
-        spec.setSrqLimit("0");
-        spec.setBufferSize("256");
-        spec.setResourceAdapter(ra);
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
-        return spec;
+    /** With srqMaxWr 128, srqLimit 0 and bufferSize 256 unless the properties say otherwise. */
+    @Override
+    protected SrqActivationSpec spec(String... properties) throws Exception {
+        return set(super.spec("srqMaxWr", "128", "srqLimit", "0", "bufferSize", "256"), properties);
     }
 
     private SrqActivation activate(String... properties) throws Exception {
-        ra.endpointActivation(endpoints, spec(properties));
-        return ra.activations().getFirst();
+        return activate(spec(properties));
     }
 
     private SoftSender connect(String device, SrqActivation a, byte[] privateData) throws VerbsException {
@@ -119,15 +86,6 @@ class AdmissionActivationTest {
         assertEquals(live, SoftProvider.liveObjects(), "a rejected request leaks nothing on either side");
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(2);
-        }
-    }
 
     private static long count(SrqActivation a, RejectReason r) {
         return a.statistics().rejectedByReason().get(r.name());

@@ -4,12 +4,9 @@ import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.SrqBatchFailure;
 import io.rdma.srq.api.SrqDeadLetter;
-import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftSender;
-import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
-import io.rdma.srq.verbs.soft.SoftProvider;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,24 +15,21 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The batch listener on the soft device: batch sizes, one before/afterDelivery per batch, failure isolation. */
-class BatchDeliveryTest {
-    private final SrqResourceAdapter ra = new SrqResourceAdapter();
-    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    private final TestEndpointFactory endpoints = new TestEndpointFactory(true);
+class BatchDeliveryTest extends SoftActivationTest {
     private final List<SrqDeadLetter> deadLetters = new CopyOnWriteArrayList<>();
     private SoftSender sender;
-    private int liveBefore;
+
+    BatchDeliveryTest() {
+        super(new TestEndpointFactory(true));
+    }
 
     @BeforeEach
-    void start() throws Exception {
-        liveBefore = SoftProvider.liveObjects();
-        ra.start(bootstrap);
+    void recordDeadLetters() {
         ra.setEventSink((event, loader) -> {
             if (event instanceof SrqDeadLetter d) {
                 deadLetters.add(d);
@@ -43,35 +37,9 @@ class BatchDeliveryTest {
         });
     }
 
-    @AfterEach
-    void stop() throws Exception {
-        if (sender != null) {
-            sender.close();
-        }
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
-        assertEquals(List.of(), endpoints.violations, "one beforeDelivery/onReceive/afterDelivery per batch, paired");
-        assertEquals(endpoints.created.get(), endpoints.released.get(), "every endpoint released");
-        assertEquals(liveBefore, SoftProvider.liveObjects(), "deactivation freed every native object");
-    }
-
     private SrqActivation activate(String... properties) throws Exception {
-        SrqActivationSpec spec = new SrqActivationSpec();
-        spec.setProvider("soft");
-        spec.setListenAddress("10.0.0.1");
-        spec.setListenPort("0");
-        spec.setResourceAdapter(ra);
-        spec.setSrqMaxWr("512");
-        spec.setSrqLimit("0");
-        spec.setBufferSize("64");
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
-        ra.endpointActivation(endpoints, spec);
-        SrqActivation a = ra.activations().getFirst();
-        sender = new SoftSender(a.listenAddress(), 64);
+        SrqActivation a = activate(set(spec("srqMaxWr", "512", "srqLimit", "0", "bufferSize", "64"), properties));
+        sender = sender(a, 64);
         return a;
     }
 
@@ -99,15 +67,6 @@ class BatchDeliveryTest {
         return -1;
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(2);
-        }
-    }
 
     @Test
     void upToMaxBatchSizeMessagesPerCallEachOnce() throws Exception {

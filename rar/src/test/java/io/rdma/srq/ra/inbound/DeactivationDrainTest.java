@@ -1,24 +1,17 @@
 package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.ActivationStatistics;
-import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftSender;
-import io.rdma.srq.ra.testing.TestBootstrapContext;
-import io.rdma.srq.ra.testing.TestEndpointFactory;
-import io.rdma.srq.verbs.soft.SoftProvider;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -30,53 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * drainTimeout, the rest is counted undelivered; and application observers never run on the
  * control loop's thread.
  */
-class DeactivationDrainTest {
-    private final SrqResourceAdapter ra = new SrqResourceAdapter();
-    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    private final TestEndpointFactory endpoints = new TestEndpointFactory();
-    private final List<SoftSender> senders = new ArrayList<>();
-    private int liveBefore;
-
-    @BeforeEach
-    void start() throws Exception {
-        liveBefore = SoftProvider.liveObjects();
-        ra.start(bootstrap);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (SoftSender s : senders) {
-            s.close();
-        }
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
-        assertEquals(List.of(), endpoints.violations, "beforeDelivery/onReceive/afterDelivery strictly paired");
-        assertEquals(liveBefore, SoftProvider.liveObjects(), "deactivation freed every native object");
-    }
-
-    private SrqActivationSpec spec(String... properties) throws Exception {
-        SrqActivationSpec spec = new SrqActivationSpec();
-        spec.setProvider("soft");
-        spec.setListenAddress("10.0.0.1");
-        spec.setListenPort("0");
-        spec.setResourceAdapter(ra);
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
-        return spec;
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(2);
-        }
-    }
+class DeactivationDrainTest extends SoftActivationTest {
 
     @Test
     void midStreamDeactivationWithABacklogLargerThanTheDrainLosesNothingSilently() throws Exception {

@@ -2,12 +2,10 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqLimitReached;
-import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftCmatoseServer;
 import io.rdma.srq.ra.testing.SoftSender;
-import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
-import io.rdma.srq.verbs.soft.SoftProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,12 +15,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,72 +28,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and an endpoint factory standing in for the EJB container (as the Artemis RA tests do); senders
  * are peers on their own soft contexts connected through the soft rdma_cm.
  */
-class InboundDeliveryTest {
-    private final SrqResourceAdapter ra = new SrqResourceAdapter();
-    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    private final TestEndpointFactory endpoints = new TestEndpointFactory();
+class InboundDeliveryTest extends SoftActivationTest {
     private final List<SrqLimitReached> limitEvents = new CopyOnWriteArrayList<>();
     private final List<ClassLoader> limitEventLoaders = new CopyOnWriteArrayList<>();
-    private final List<SoftSender> senders = new ArrayList<>();
-    private int liveBefore;
 
     @BeforeEach
-    void start() throws Exception {
-        liveBefore = SoftProvider.liveObjects();
-        ra.start(bootstrap);
+    void recordLimitEvents() {
         ra.setEventSink((event, loader) -> {
             if (event instanceof SrqLimitReached limit) {
                 limitEvents.add(limit);
                 limitEventLoaders.add(loader);
             }
         });
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (SoftSender s : senders) {
-            s.close();
-        }
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
-        assertEquals(List.of(), endpoints.violations, "beforeDelivery/onReceive/afterDelivery strictly paired");
-        assertEquals(endpoints.created.get(), endpoints.released.get(), "every endpoint released");
-        assertEquals(liveBefore, SoftProvider.liveObjects(), "deactivation freed every native object");
-    }
-
-    private SrqActivationSpec spec(String... properties) throws Exception {
-        SrqActivationSpec spec = new SrqActivationSpec();
-        spec.setProvider("soft");
-        spec.setListenAddress("10.0.0.1");
-        spec.setListenPort("0");
-        spec.setResourceAdapter(ra);
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
-        return spec;
-    }
-
-    private SrqActivation activate(SrqActivationSpec spec) throws Exception {
-        ra.endpointActivation(endpoints, spec);
-        return ra.activations().getFirst();
-    }
-
-    private SoftSender sender(SrqActivation a, int bytes) throws Exception {
-        SoftSender s = new SoftSender(a.listenAddress(), bytes);
-        senders.add(s);
-        return s;
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(2);
-        }
     }
 
     @Test

@@ -2,14 +2,11 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqDeadLetter;
-import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftSender;
-import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
 import io.rdma.srq.ra.testing.TestTransactions;
-import io.rdma.srq.verbs.soft.SoftProvider;
 import jakarta.transaction.RollbackException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -30,19 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * maxDeliveryAttempts, the dead-letter event and rollback under (a stand-in for) container-managed
  * transactions, on the soft device.
  */
-class RedeliveryTest {
-    private final SrqResourceAdapter ra = new SrqResourceAdapter();
-    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    private final TestEndpointFactory endpoints = new TestEndpointFactory();
+class RedeliveryTest extends SoftActivationTest {
     private final List<SrqDeadLetter> deadLetters = new CopyOnWriteArrayList<>();
     private final List<ClassLoader> deadLetterLoaders = new CopyOnWriteArrayList<>();
     private SoftSender sender;
-    private int liveBefore;
 
     @BeforeEach
-    void start() throws Exception {
-        liveBefore = SoftProvider.liveObjects();
-        ra.start(bootstrap);
+    void recordDeadLetters() {
         ra.setEventSink((event, loader) -> {
             if (event instanceof SrqDeadLetter d) {
                 deadLetters.add(d);
@@ -51,35 +41,9 @@ class RedeliveryTest {
         });
     }
 
-    @AfterEach
-    void stop() throws Exception {
-        if (sender != null) {
-            sender.close();
-        }
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
-        assertEquals(List.of(), endpoints.violations, "beforeDelivery/onReceive/afterDelivery strictly paired");
-        assertEquals(endpoints.created.get(), endpoints.released.get(), "every endpoint released");
-        assertEquals(liveBefore, SoftProvider.liveObjects(), "deactivation freed every native object");
-    }
-
     private SrqActivation activate(String... properties) throws Exception {
-        SrqActivationSpec spec = new SrqActivationSpec();
-        spec.setProvider("soft");
-        spec.setListenAddress("10.0.0.1");
-        spec.setListenPort("0");
-        spec.setResourceAdapter(ra);
-        spec.setSrqMaxWr("256");
-        spec.setSrqLimit("0");
-        spec.setBufferSize("64");
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
-        ra.endpointActivation(endpoints, spec);
-        SrqActivation a = ra.activations().getFirst();
-        sender = new SoftSender(a.listenAddress(), 64);
+        SrqActivation a = activate(set(spec("srqMaxWr", "256", "srqLimit", "0", "bufferSize", "64"), properties));
+        sender = sender(a, 64);
         return a;
     }
 
@@ -87,15 +51,6 @@ class RedeliveryTest {
         return c.payload().order(ByteOrder.nativeOrder()).getLong(0);
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(2);
-        }
-    }
 
     private void send(int n) throws Exception {
         for (int i = 0; i < n; i++) {

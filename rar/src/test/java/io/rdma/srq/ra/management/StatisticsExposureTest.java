@@ -3,7 +3,7 @@ package io.rdma.srq.ra.management;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
-import io.rdma.srq.ra.testing.SoftAdapterTest;
+import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftSender;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
 import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
@@ -24,36 +24,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The statistics plugins as WildFly uses them: names read once, before the activation exists (as
  * the resource-adapters subsystem registers them when the adapter is deployed), values read later.
  */
-class StatisticsExposureTest extends SoftAdapterTest {
-    private final TestEndpointFactory endpoints = new TestEndpointFactory();
-    private final List<SoftSender> senders = new ArrayList<>();
-
-    @AfterEach
-    void closeSenders() throws Exception {
-        for (SoftSender s : senders) {
-            s.close();
-        }
-    }
+class StatisticsExposureTest extends SoftActivationTest {
 
     private SrqActivation activate(String srqName) throws Exception {
-        SrqActivationSpec spec = new SrqActivationSpec();
-        spec.setProvider("soft");
-        spec.setListenAddress("10.0.0.1");
-        spec.setListenPort("0");
-        spec.setSrqName(srqName);
-        spec.setSrqMaxWr("256");
-        spec.setSrqLimit("16");
-        spec.setBufferSize("256");
-        spec.setResourceAdapter(ra);
-        ra.endpointActivation(endpoints, spec);
-        return ra.activations().getFirst();
+        return activate(spec("srqName", srqName, "srqMaxWr", "256", "srqLimit", "16", "bufferSize", "256"));
     }
 
     private void send(SrqActivation a, int count) throws Exception {
-        SoftSender s = senders.isEmpty() ? new SoftSender(a.listenAddress(), 64) : senders.getFirst();
-        if (senders.isEmpty()) {
-            senders.add(s);
-        }
+        SoftSender s = senders.isEmpty() ? sender(a, 64) : senders.getFirst();
         int before = endpoints.received.size();
         long deliveredBefore = a.statistics().delivered();
         for (int i = 0; i < count; i++) {
@@ -63,16 +41,6 @@ class StatisticsExposureTest extends SoftAdapterTest {
         await(() -> endpoints.received.size() == before + count, count + " deliveries");
         // a delivery is counted when its batch is done (after afterDelivery), a moment after onReceive
         await(() -> a.statistics().delivered() == deliveredBefore + count, count + " deliveries counted");
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(2);
-        }
     }
 
     private static long number(StatisticsPlugin p, String name) {

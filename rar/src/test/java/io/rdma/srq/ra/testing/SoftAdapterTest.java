@@ -43,6 +43,15 @@ public abstract class SoftAdapterTest {
     void stopAdapter() throws Exception {
         ra.stop();
         bootstrap.testWorkManager().shutdown();
+        afterStop();
         assertEquals(liveBefore, SoftProvider.liveObjects(), "every native object freed");
+    }
+
+    /**
+     * Checks what must hold once the adapter has stopped; none by default.
+     *
+     * @throws Exception a failed check
+     */
+    protected void afterStop() throws Exception {
     }
 }
