@@ -132,8 +132,27 @@ public interface Context extends VerbsObject {
      * @throws VerbsException EINVAL for more than {@value CmRequest#MAX_CONNECT_PRIVATE_DATA} bytes of
      *                        private data; otherwise as the three-argument connect
      */
-    CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData)
-            throws VerbsException;
+    default CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData)
+            throws VerbsException {
+        return connect(qp, remote, timeout, privateData, ConnectionParameters.RDMA_CM_DEFAULTS);
+    }
+
+    /**
+     * As {@link #connect(QueuePair, InetSocketAddress, Duration, byte[])}, with fabric settings: the
+     * QP is moved to RTR and RTS with {@code parameters} (traffic class, ACK timeout, retry_cnt,
+     * rnr_retry), and the connect request carries its retry counts
+     * ({@code rdma_conn_param.retry_count}, {@code rnr_retry_count}, rdma_connect(3)).
+     *
+     * @param qp          the QP
+     * @param remote      the listener's address
+     * @param timeout     bound for each resolution step and for the reply
+     * @param privateData at most {@value CmRequest#MAX_CONNECT_PRIVATE_DATA} bytes, may be empty
+     * @param parameters  the fabric settings ({@link ConnectionParameters#RDMA_CM_DEFAULTS} for rdma_cm's)
+     * @return the established connection
+     * @throws VerbsException as the four-argument connect
+     */
+    CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData,
+                         ConnectionParameters parameters) throws VerbsException;
 
     /**
      * Checks the length of a connect's private data.
