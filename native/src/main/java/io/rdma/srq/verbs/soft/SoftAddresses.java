@@ -8,7 +8,8 @@ import java.util.List;
  * The IP addresses the soft host's "netdevs" have: what the soft rdma_cm lets a listener bind to,
  * as the kernel's rdma_bind_addr(3) binds only an address some interface has (else EADDRNOTAVAIL).
  * They are the wildcard, loopback (127.0.0.0/8, ::1: rdma_cm binds loopback to a device), every
- * soft device's own address ({@code 10.77.1.<n>}, its IPv4-mapped GID) and the CIDRs of system
+ * soft device's own addresses (its GIDs: {@code 10.77.1.<n>} IPv4-mapped, and its link-local
+ * {@code fe80::}) and the CIDRs of system
  * property {@value #PROPERTY} — by default {@value #DEFAULT_EXTRA}, the addresses the README, the
  * demo and the tests listen on. Read once, when the soft provider is first used.
  */
@@ -31,12 +32,20 @@ final class SoftAddresses {
         if (address.isAnyLocalAddress() || address.isLoopbackAddress()) {
             return true;
         }
+        byte[] a = address.getAddress();
+        byte[] gid = new byte[16];
+        if (a.length == 4) {
+            gid[10] = (byte) 0xff;
+            gid[11] = (byte) 0xff;
+            System.arraycopy(a, 0, gid, 12, 4);
+        } else {
+            System.arraycopy(a, 0, gid, 0, 16);
+        }
         for (SoftProfile p : SoftProfile.values()) {
-            if (SoftFabric.device(p).ipv4Address().equals(address)) {
+            if (SoftFabric.device(p).ownsGid(gid)) {
                 return true;
             }
         }
-        byte[] a = address.getAddress();
         for (byte[][] net : EXTRA) {
             if (matches(net[0], net[1][0] & 0xff, a)) {
                 return true;
@@ -47,7 +56,7 @@ final class SoftAddresses {
 
     /** {@return what a message says the soft host owns} */
     static String describe() {
-        return "the wildcard, loopback, the soft devices' 10.77.1.<n> and " + System.getProperty(PROPERTY, DEFAULT_EXTRA)
+        return "the wildcard, loopback, the soft devices' GIDs (10.77.1.<n>, fe80::…) and " + System.getProperty(PROPERTY, DEFAULT_EXTRA)
                 + " (system property " + PROPERTY + ")";
     }
 
