@@ -49,6 +49,16 @@ public interface Context extends VerbsObject {
     Optional<EfaDeviceAttributes> queryEfaDevice() throws VerbsException;
 
     /**
+     * ibv_query_gid(3).
+     *
+     * @param port  the port, 1..phys_port_cnt
+     * @param index the GID index, 0..gid_tbl_len − 1
+     * @return the 16 bytes of the GID (all zero for an unused entry)
+     * @throws VerbsException EINVAL for a port or index out of range, else the errno of ibv_query_gid
+     */
+    byte[] queryGid(int port, int index) throws VerbsException;
+
+    /**
      * Waits for the next asynchronous event (ibv_get_async_event(3)), with a timeout: the async fd is
      * polled with poll(2) first, so this never blocks past {@code timeout} and never blocks a close.
      * The event is copied and acknowledged before this returns.

@@ -225,7 +225,9 @@ final class IbvContext extends IbvResource implements Context {
      * @return the 16-byte GID
      * @throws VerbsException the errno of ibv_query_gid
      */
-    byte[] queryGid(int port, int index) throws VerbsException {
+    @Override
+    public byte[] queryGid(int port, int index) throws VerbsException {
+        ensureOpen();
         checkPort(port);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment gid = arena.allocate(ibv_gid.layout());

@@ -29,9 +29,20 @@ final class SoftAddresses {
      * @return whether a soft netdev has it (or it is the wildcard)
      */
     static boolean owned(InetAddress address) {
-        if (address.isAnyLocalAddress() || address.isLoopbackAddress()) {
+        if (address.isAnyLocalAddress() || address.isLoopbackAddress() || deviceOf(address).isPresent()) {
             return true;
         }
+        byte[] a = address.getAddress();
+        for (byte[][] net : EXTRA) {
+            if (matches(net[0], net[1][0] & 0xff, a)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@return the soft device whose GID {@code address} is (IPv4 as its IPv4-mapped GID), if any} */
+    static java.util.Optional<SoftDevice> deviceOf(InetAddress address) {
         byte[] a = address.getAddress();
         byte[] gid = new byte[16];
         if (a.length == 4) {
@@ -43,15 +54,10 @@ final class SoftAddresses {
         }
         for (SoftProfile p : SoftProfile.values()) {
             if (SoftFabric.device(p).ownsGid(gid)) {
-                return true;
+                return java.util.Optional.of(SoftFabric.device(p));
             }
         }
-        for (byte[][] net : EXTRA) {
-            if (matches(net[0], net[1][0] & 0xff, a)) {
-                return true;
-            }
-        }
-        return false;
+        return java.util.Optional.empty();
     }
 
     /** {@return what a message says the soft host owns} */

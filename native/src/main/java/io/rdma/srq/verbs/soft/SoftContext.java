@@ -125,7 +125,9 @@ final class SoftContext extends SoftResource implements Context {
      * @return the 16-byte GID
      * @throws VerbsException {@code EINVAL} for a port or index out of range
      */
-    byte[] queryGid(int port, int index) throws VerbsException {
+    @Override
+    public byte[] queryGid(int port, int index) throws VerbsException {
+        checkOpen();
         checkPort("ibv_query_gid", port);
         int len = device.profile().portAttributes().gidTblLen();
         if (index < 0 || index >= len) {
