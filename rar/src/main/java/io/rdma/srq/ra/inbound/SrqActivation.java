@@ -141,7 +141,7 @@ public final class SrqActivation {
                                       MessageEndpointFactory factory, InboundConfig config) throws ResourceException {
         Context context;
         try {
-            context = config.device().open();
+            context = config.device().open("activation of " + factory.getEndpointClass().getName());
         } catch (VerbsException e) {
             throw new ResourceException("cannot open the RDMA device for the activation of "
                     + factory.getEndpointClass().getName() + ": " + e.getMessage(), e);

@@ -104,7 +104,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         java.util.List<io.rdma.srq.ra.support.admission.AuthKey> keys = factory.authKeys();
         Context context;
         try {
-            context = config.device().open();
+            context = config.device().open("pooled connection");
         } catch (VerbsException e) {
             throw new ResourceException("cannot open the RDMA device (" + config.device() + "): " + e.getMessage(), e);
         }
