@@ -62,7 +62,7 @@ public class AdapterPathBenchmark extends SoftDeviceBenchmark {
         spec.setPollMode("busy");
         spec.setMaxConcurrency("1");
         InboundConfig config = spec.config();
-        context = config.device().open();
+        context = config.device().open("bench");
         ProtectionDomain pd = context.allocPd();
         CompletionQueue cq = context.createCq(config.cqSize(), null);
         SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
