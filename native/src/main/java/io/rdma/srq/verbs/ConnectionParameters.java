@@ -43,6 +43,8 @@ public record ConnectionParameters(OptionalInt trafficClass, OptionalInt ackTime
             new ConnectionParameters(OptionalInt.empty(), OptionalInt.empty(), 7, RNR_RETRY_INFINITE);
 
     /**
+     * Checks every field against its range.
+     *
      * @throws IllegalArgumentException for a value outside its range (see {@link #check} for the
      *                                  errno form the verbs calls use)
      */

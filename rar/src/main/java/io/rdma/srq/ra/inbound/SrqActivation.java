@@ -4,6 +4,7 @@ import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.verbs.MemlockLimit;
@@ -103,6 +104,7 @@ public final class SrqActivation {
         RaLogger.LOG.activationStarted(name, device, listener.describe(), config.connectTo() == null ? ""
                         : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
                 srq.maxWr(), config.srq().maxWr(), config.bufferSize(), buffers.fill(), config.srq().srqLimit());
+        FabricProperties.log("activation " + name, config.fabric());
     }
 
     /** The activation's admission, logged; a WARN when any host that reaches a non-loopback listener may connect. */

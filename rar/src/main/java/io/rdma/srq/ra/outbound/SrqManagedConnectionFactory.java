@@ -7,6 +7,7 @@ import io.rdma.srq.ra.management.DeviceState;
 import io.rdma.srq.ra.management.FigureStatistics;
 import io.rdma.srq.ra.management.StatisticsTable;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
+import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.ra.support.admission.KeyRing;
@@ -173,7 +174,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
 
     @Override
     public Object createConnectionFactory(ConnectionManager cm) throws ResourceException {
-        config();
+        FabricProperties.log("connection definition (" + config().device() + ")", config().fabric());
         authKeys();
         return new SrqConnectionFactoryImpl(this, cm);
     }

@@ -57,6 +57,18 @@ public final class FabricProperties {
         return new ConnectionParameters(tc, OptionalInt.of(timeout), retry, rnr);
     }
 
+    /**
+     * Logs the settings in force and how long a dead peer takes to be seen (SRQRA0052).
+     *
+     * @param who        the activation or connection definition
+     * @param parameters its settings
+     */
+    public static void log(String who, ConnectionParameters parameters) {
+        RaLogger.LOG.fabricSettings(who, parameters, parameters.deadPeerMillis().isPresent()
+                ? parameters.deadPeerMillis().getAsInt() + " ms (ackTimeout × (retryCount + 1))"
+                : "rdma_cm's ACK timeout × (retryCount + 1)");
+    }
+
     private static boolean blank(String v) {
         return v == null || v.isBlank();
     }
