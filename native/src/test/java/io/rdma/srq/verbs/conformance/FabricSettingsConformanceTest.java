@@ -15,10 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
-import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -43,10 +40,6 @@ class FabricSettingsConformanceTest extends ConformanceBase {
         super(target);
     }
 
-    private InetAddress deviceAddress(QueuePair qp) throws VerbsException, UnknownHostException {
-        return InetAddress.getByAddress(qp.localEndpoint(PORT, target.gidIndex()).gid());
-    }
-
     @Test
     @DisplayName("rdma_bind_addr: an address no interface has is EADDRNOTAVAIL")
     void bindToAnAddressNoInterfaceHas() {
@@ -60,7 +53,7 @@ class FabricSettingsConformanceTest extends ConformanceBase {
     void portInUse() throws Exception {
         assumeRcOnSrq();
         Link l = new Link(16, 64, 7);
-        InetAddress own = deviceAddress(l.a);
+        java.net.InetAddress own = deviceAddress(l.a);
         CmListener first = ctx.listen(new InetSocketAddress(own, 0), 4);
         int port = first.localAddress().getPort();
         VerbsException same = assertThrows(VerbsException.class, () -> ctx.listen(new InetSocketAddress(own, port), 4));
@@ -76,14 +69,11 @@ class FabricSettingsConformanceTest extends ConformanceBase {
     @DisplayName("ConnectionParameters reach both QPs of an rdma_cm connection: traffic_class, timeout, retry_cnt, rnr_retry (ibv_query_qp)")
     void parametersReachTheQps() throws Exception {
         assumeRcOnSrq();
-        Link l = new Link(16, 64, 7);
-        QueuePair server = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
-        QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         ConnectionParameters mine = new ConnectionParameters(OptionalInt.of(106), OptionalInt.of(12), 5, 3);
         ConnectionParameters theirs = new ConnectionParameters(OptionalInt.of(32), OptionalInt.of(16), 6, 4);
-        Pair p = connect(client, mine, server, theirs);
-        ConnectionParameters c = client.queryConnectionParameters();
-        ConnectionParameters s = server.queryConnectionParameters();
+        Pair p = connect(mine, theirs);
+        ConnectionParameters c = p.client().queryConnectionParameters();
+        ConnectionParameters s = p.server().queryConnectionParameters();
         System.out.printf("%s: connecting QP %s; accepting QP %s%n", target, c, s);
         assertEquals(mine, c, "the connecting QP");
         assertEquals(theirs, s, "the accepting QP");
@@ -94,13 +84,10 @@ class FabricSettingsConformanceTest extends ConformanceBase {
     @DisplayName("ConnectionParameters.RDMA_CM_DEFAULTS: retry_cnt 7, rnr_retry 7 (infinite), timeout and traffic class as rdma_cm gives them")
     void rdmaCmDefaults() throws Exception {
         assumeRcOnSrq();
-        Link l = new Link(16, 64, 7);
-        QueuePair server = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
-        QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
-        Pair p = connect(client, ConnectionParameters.RDMA_CM_DEFAULTS, server, ConnectionParameters.RDMA_CM_DEFAULTS);
-        ConnectionParameters c = client.queryConnectionParameters();
+        Pair p = connect(ConnectionParameters.RDMA_CM_DEFAULTS, ConnectionParameters.RDMA_CM_DEFAULTS);
+        ConnectionParameters c = p.client().queryConnectionParameters();
         System.out.printf("%s: rdma_cm's defaults on the connecting QP: %s; accepting QP: %s%n", target, c,
-                server.queryConnectionParameters());
+                p.server().queryConnectionParameters());
         assertEquals(7, c.retryCount());
         assertEquals(7, c.rnrRetryCount());
         assertTrue(c.ackTimeout().orElseThrow() > 0, "rdma_cm sets a finite ACK timeout: " + c);
@@ -111,18 +98,15 @@ class FabricSettingsConformanceTest extends ConformanceBase {
     @DisplayName("rnr_retry n < 7 of a connect: a SEND to an empty SRQ completes IBV_WC_RNR_RETRY_EXC_ERR after its retries; the next receive is not consumed")
     void rnrRetryExhausted() throws Exception {
         assumeRcOnSrq();
-        Link l = new Link(16, 64, 7);
-        QueuePair server = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
-        QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         ConnectionParameters twoRetries = new ConnectionParameters(OptionalInt.empty(), OptionalInt.empty(), 7, 2);
-        Pair p = connect(client, twoRetries, server, ConnectionParameters.RDMA_CM_DEFAULTS);
+        Pair p = connect(twoRetries, ConnectionParameters.RDMA_CM_DEFAULTS);
         // the SRQ is empty: the accepting side answers RNR NAK until the sender's two retries are gone
-        l.mr.segment().asSlice(0, 16).fill((byte) 5);
-        client.postSend(9, l.mr, 0, 16, null);
-        Wc wc = poll(l.cqA, 1).getFirst();
+        p.link().mr.segment().asSlice(0, 16).fill((byte) 5);
+        p.client().postSend(9, p.link().mr, 0, 16, null);
+        Wc wc = poll(p.link().cqA, 1).getFirst();
         assertEquals(9, wc.wrId());
         assertEquals(WcStatus.RNR_RETRY_EXC_ERR, wc.status());
-        assertTrue(pollQuietly(l.cqB).isEmpty(), "nothing arrived");
+        assertTrue(pollQuietly(p.link().cqB).isEmpty(), "nothing arrived");
         p.close();
     }
 
@@ -145,8 +129,9 @@ class FabricSettingsConformanceTest extends ConformanceBase {
                 () -> new ConnectionParameters(OptionalInt.empty(), OptionalInt.empty(), 7, 8));
     }
 
-    /** The two ends of one connection, closed together. */
-    private record Pair(CmListener listener, CmConnection connected, CmConnection accepted) implements AutoCloseable {
+    /** The two ends of one connection (client on cqA, server on cqB, both on the link's SRQ), closed together. */
+    private record Pair(Link link, QueuePair client, QueuePair server, CmListener listener, CmConnection connected,
+                        CmConnection accepted) implements AutoCloseable {
         @Override
         public void close() throws VerbsException {
             connected.close();
@@ -155,8 +140,10 @@ class FabricSettingsConformanceTest extends ConformanceBase {
         }
     }
 
-    private Pair connect(QueuePair client, ConnectionParameters clientParameters, QueuePair server,
-                         ConnectionParameters serverParameters) throws Exception {
+    private Pair connect(ConnectionParameters clientParameters, ConnectionParameters serverParameters) throws Exception {
+        Link l = new Link(16, 64, 7);
+        QueuePair server = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
+        QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         CmListener listener = ctx.listen(new InetSocketAddress(deviceAddress(server), 0), 4);
         InetSocketAddress at = new InetSocketAddress(deviceAddress(server), listener.localAddress().getPort());
         CompletableFuture<CmConnection> connecting = CompletableFuture.supplyAsync(() -> {
@@ -170,17 +157,6 @@ class FabricSettingsConformanceTest extends ConformanceBase {
         CmConnection accepted = request.request().accept(server, serverParameters);
         CmConnection connected = connecting.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         nextOfType(listener, CmEventType.ESTABLISHED);
-        return new Pair(listener, connected, accepted);
-    }
-
-    private static CmEvent nextOfType(CmListener listener, CmEventType type) throws VerbsException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (System.nanoTime() < deadline) {
-            var e = listener.nextEvent(Duration.ofNanos(deadline - System.nanoTime()));
-            if (e.isPresent() && e.get().type() == type) {
-                return e.get();
-            }
-        }
-        throw new AssertionError("no " + type + " within " + PATIENCE);
+        return new Pair(l, client, server, listener, connected, accepted);
     }
 }

@@ -1,24 +1,17 @@
 package io.rdma.srq.ra.lab;
 
-import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.Errno;
-import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.PropertyCheck;
-import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.testing.RcPair;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
-import io.rdma.srq.verbs.CmEvent;
-import io.rdma.srq.verbs.CmListener;
-import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.Context;
-import io.rdma.srq.verbs.ProtectionDomain;
-import io.rdma.srq.verbs.SharedReceiveQueue;
 import jakarta.resource.ResourceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,10 +19,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -115,32 +104,13 @@ class FabricLabTest {
         PropertyCheck check = new PropertyCheck(Object.class);
         ConnectionParameters connecting = FabricProperties.parse(check, "106", "12", "5", "3");
         ConnectionParameters accepting = FabricProperties.parse(check, "32", "16", "6", "4");
-        try (Context ctx = DeviceSelection.parse(check, "ibverbs", device, "rxe").open("lab")) {
-            ProtectionDomain pd = ctx.allocPd();
-            CompletionQueue cq = ctx.createCq(64, null);
-            SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(16, 1, 0));
-            RcConnection.Receives receives = RcConnection.Receives.fromSrq(cq, srq);
-            RcConnection.Sends sends = new RcConnection.Sends(64, "test", false);
-            CmListener listener = ctx.listen(new InetSocketAddress(address, 0), 4);
-            CompletableFuture<RcConnection> connect = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return RcConnection.connect(pd, receives, sends, listener.localAddress(), Duration.ofSeconds(5),
-                            new byte[0], connecting);
-                } catch (Exception ex) {
-                    throw new IllegalStateException(ex);
-                }
-            });
-            CmEvent request = listener.nextEvent(Duration.ofSeconds(5)).orElseThrow();
-            assertEquals(CmEventType.CONNECT_REQUEST, request.type());
-            try (RcConnection accepted = RcConnection.accept(pd, receives, sends, request.request(), accepting);
-                 RcConnection connected = connect.get(10, TimeUnit.SECONDS)) {
-                ConnectionParameters c = connected.qp().queryConnectionParameters();
-                ConnectionParameters a = accepted.qp().queryConnectionParameters();
-                System.out.println("rxe0 connecting QP: " + c + "; accepting QP: " + a);
-                assertEquals(connecting, c);
-                assertEquals(accepting, a);
-            }
-            listener.close();
+        try (Context ctx = DeviceSelection.parse(check, "ibverbs", device, "rxe").open("lab");
+             RcPair pair = RcPair.open(ctx, InetAddress.getByName(address), connecting, accepting)) {
+            ConnectionParameters c = pair.connected().qp().queryConnectionParameters();
+            ConnectionParameters a = pair.accepted().qp().queryConnectionParameters();
+            System.out.println("rxe0 connecting QP: " + c + "; accepting QP: " + a);
+            assertEquals(connecting, c);
+            assertEquals(accepting, a);
         }
     }
 }
