@@ -240,11 +240,11 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
     }
 
     /**
-     * The ACK timeout exponent the soft rdma_cm gives a QP when none is asked for: rxe's through the
-     * kernel's rdma_cm, the RoCE path's packet life time (CMA_IBOE_PACKET_LIFETIME 16, kernel 6.1)
-     * plus one (ib_cm's cm_init_av_by_path) — ≈ 0.54 s.
+     * The ACK timeout exponent the soft rdma_cm gives a QP when none is asked for: what rdma_cm gives
+     * rxe0's QPs on kernel 6.1 (ibv_query_qp in the lab, FabricSettingsConformanceTest): the RoCE
+     * path's packet life time (CMA_IBOE_PACKET_LIFETIME 18) plus one — 2.15 s.
      */
-    static final int CM_ACK_TIMEOUT = 17;
+    static final int CM_ACK_TIMEOUT = 19;
 
     /**
      * RESET → RTS towards {@code remote} with the fabric settings of an rdma_cm connect or accept:
