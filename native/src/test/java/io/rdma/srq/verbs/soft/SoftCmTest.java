@@ -80,10 +80,12 @@ class SoftCmTest {
         assertTrue(port >= 32768 && port <= 60999, "port " + port);
         // the kernel's cma_check_port: a wildcard on either side is EADDRNOTAVAIL, the same address EADDRINUSE
         errno(Errno.EADDRNOTAVAIL, () -> server.listen(new InetSocketAddress("10.77.1.1", port), 8));
-        errno(Errno.EADDRINUSE, () -> server.listen(new InetSocketAddress("0.0.0.0", port), 8));
+        errno(Errno.EADDRNOTAVAIL, () -> server.listen(new InetSocketAddress("0.0.0.0", port), 8));
         errno(Errno.EINVAL, () -> server.listen(new InetSocketAddress("0.0.0.0", 0), 0));
         any.close();
-        server.listen(new InetSocketAddress("10.77.1.1", port), 8).close();
+        CmListener one = server.listen(new InetSocketAddress("10.77.1.1", port), 8);
+        errno(Errno.EADDRINUSE, () -> server.listen(new InetSocketAddress("10.77.1.1", port), 8));
+        one.close();
     }
 
     @Test
