@@ -174,7 +174,8 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
 
     @Override
     public Object createConnectionFactory(ConnectionManager cm) throws ResourceException {
-        FabricProperties.log("connection definition (" + config().device() + ")", config().fabric());
+        SrqConfig c = config();
+        FabricProperties.log("connection definition (" + c.device() + ")", c.fabric());
         authKeys();
         return new SrqConnectionFactoryImpl(this, cm);
     }

@@ -1,17 +1,13 @@
 package io.rdma.srq.ra.support;
 
-import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.Context;
-import io.rdma.srq.verbs.DeviceInfo;
 import io.rdma.srq.verbs.Verbs;
-import io.rdma.srq.verbs.VerbsProvider;
 import io.rdma.srq.verbs.soft.SoftProfile;
 import jakarta.resource.spi.InvalidPropertyException;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Which device a configuration means, properties {@code provider}, {@code device} and
@@ -97,113 +93,7 @@ public record DeviceSelection(Provider provider, String device, SoftProfile soft
      *                        the errno of opening the device
      */
     public Context open(String who) throws VerbsException {
-        VerbsProvider p = Verbs.provider(provider.verbsName());
-        boolean soft = Verbs.SOFT.equals(p.name());
-        if (device.startsWith(GID_PREFIX)) {
-            byte[] gid = gid(device.substring(GID_PREFIX.length()));
-            for (DeviceInfo d : sorted(p)) {
-                Context c = p.open(d.name());
-                if (hasGid(c, gid)) {
-                    chosen(who, c.deviceName(), "by GID " + device.substring(GID_PREFIX.length())
-                            + " (ibv_query_gid)");
-                    return c;
-                }
-                c.close();
-            }
-            throw new VerbsException("ibv_query_gid", Errno.ENODEV, "no device of provider " + p.name()
-                    + " has GID " + device.substring(GID_PREFIX.length()) + " (device=" + device + ")");
-        }
-        java.net.InetAddress address = address(device);
-        if (address != null) {
-            Optional<String> bound = p.deviceOfAddress(address);
-            String name = bound.orElse(soft ? softProfile.deviceName() : null);
-            if (name == null) {
-                throw new VerbsException("rdma_bind_addr", Errno.EADDRNOTAVAIL, "device=" + device
-                        + " binds no particular RDMA device; name an address of one device's interface");
-            }
-            chosen(who, name, "by interface address " + device + " (rdma_bind_addr"
-                    + (bound.isEmpty() ? "; a soft host address of no device: softProfile " + PropertyCheck.text(softProfile) : "")
-                    + ")");
-            return p.open(name);
-        }
-        if (!device.isEmpty()) {
-            Context c = p.open(device);
-            chosen(who, device, "by name");
-            return c;
-        }
-        if (soft) {
-            chosen(who, softProfile.deviceName(), "as softProfile " + PropertyCheck.text(softProfile)
-                    + " on provider soft");
-            return p.open(softProfile.deviceName());
-        }
-        List<DeviceInfo> all = sorted(p);
-        if (all.isEmpty()) {
-            throw new VerbsException("ibv_get_device_list", Errno.ENODEV, "provider " + p.name() + " lists no device");
-        }
-        String first = all.getFirst().name();
-        if (all.size() == 1) {
-            chosen(who, first, "as the only device of provider " + p.name());
-        } else {
-            if (who != null) {
-                RaLogger.LOG.deviceNotNamed(who, p.name(), all.stream().map(DeviceInfo::name).toList(), first);
-            }
-        }
-        return p.open(first);
-    }
-
-    private static void chosen(String who, String device, String why) {
-        if (who != null) {
-            RaLogger.LOG.deviceChosen(who, device, why);
-        }
-    }
-
-    /** {@return the provider's devices sorted by name: an order that does not change across boots} */
-    private static List<DeviceInfo> sorted(VerbsProvider p) throws VerbsException {
-        return p.devices().stream().sorted(java.util.Comparator.comparing(DeviceInfo::name)).toList();
-    }
-
-    private static boolean hasGid(Context c, byte[] gid) throws VerbsException {
-        int ports = c.queryDevice().physPortCnt();
-        for (int port = 1; port <= ports; port++) {
-            int len = c.queryPort(port).gidTblLen();
-            for (int i = 0; i < len; i++) {
-                if (java.util.Arrays.equals(gid, c.queryGid(port, i))) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** {@return the 16 bytes of a GID written in IPv6 notation} */
-    private static byte[] gid(String text) throws VerbsException {
-        try {
-            java.net.InetAddress a = java.net.InetAddress.ofLiteral(text.trim());
-            byte[] b = a.getAddress();
-            if (b.length == 16) {
-                return b;
-            }
-            byte[] mapped = new byte[16];
-            mapped[10] = (byte) 0xff;
-            mapped[11] = (byte) 0xff;
-            System.arraycopy(b, 0, mapped, 12, 4);
-            return mapped;
-        } catch (IllegalArgumentException e) {
-            throw new VerbsException("ibv_query_gid", Errno.EINVAL, "device=" + GID_PREFIX + text
-                    + ": a GID is written in IPv6 notation, e.g. gid:fe80::200:5eff:fe00:1");
-        }
-    }
-
-    /** {@return the address a device value names, or null when it is not an IP literal (a name)} */
-    private static java.net.InetAddress address(String device) {
-        if (device.isEmpty() || !(device.indexOf('.') >= 0 || device.indexOf(':') >= 0)) {
-            return null;
-        }
-        try {
-            return java.net.InetAddress.ofLiteral(device);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+        return DeviceChoice.open(this, who);
     }
 
     @Override
