@@ -7,6 +7,7 @@ import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.ra.support.admission.PeerToken;
 import io.rdma.srq.ra.support.admission.RejectReason;
+import io.rdma.srq.ra.testing.BeanProperties;
 import io.rdma.srq.ra.testing.SoftSender;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
@@ -87,11 +88,7 @@ class AdmissionActivationTest {
         spec.setSrqLimit("0");
         spec.setBufferSize("256");
         spec.setResourceAdapter(ra);
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
+        BeanProperties.set(spec, properties);
         return spec;
     }
 

@@ -2,6 +2,7 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.BeanProperties;
 import io.rdma.srq.ra.testing.SoftSender;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
@@ -60,11 +61,7 @@ class DeactivationDrainTest {
         spec.setListenAddress("10.0.0.1");
         spec.setListenPort("0");
         spec.setResourceAdapter(ra);
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
+        BeanProperties.set(spec, properties);
         return spec;
     }
 

@@ -1,6 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.BeanProperties;
 import io.rdma.srq.ra.testing.SoftCmatoseServer;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
@@ -53,11 +54,7 @@ class ListeningTest {
         spec.setListenAddress("10.0.0.1");
         spec.setListenPort(PORT);
         spec.setResourceAdapter(ra);
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
+        BeanProperties.set(spec, properties);
         return spec;
     }
 

@@ -3,6 +3,7 @@ package io.rdma.srq.ra.inbound;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqDeadLetter;
 import io.rdma.srq.ra.SrqResourceAdapter;
+import io.rdma.srq.ra.testing.BeanProperties;
 import io.rdma.srq.ra.testing.SoftSender;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
@@ -72,11 +73,7 @@ class RedeliveryTest {
         spec.setSrqMaxWr("256");
         spec.setSrqLimit("0");
         spec.setBufferSize("64");
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
+        BeanProperties.set(spec, properties);
         ra.endpointActivation(endpoints, spec);
         SrqActivation a = ra.activations().getFirst();
         sender = new SoftSender(a.listenAddress(), 64);

@@ -11,6 +11,7 @@ import io.rdma.srq.ra.testing.RcPair;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
 import io.rdma.srq.verbs.ConnectionParameters;
+import io.rdma.srq.verbs.lab.LabTools;
 import io.rdma.srq.verbs.Context;
 import jakarta.resource.ResourceException;
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +24,6 @@ import java.net.InetAddress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The device choice, the listener registry and the fabric properties on rxe0: the device by name,
@@ -32,8 +32,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * retry_cnt, rnr_retry). Needs the rxe lab; skipped elsewhere with the reason.
  */
 class FabricLabTest {
-    private static final String HOW = "needs the rxe lab: run it-tests/lab/run-lab.sh "
-            + "(-Dverbs.provider=ibverbs -Dverbs.device=rxe0 -Dverbs.listenAddress=10.77.0.1)";
     private final SrqResourceAdapter ra = new SrqResourceAdapter();
     private final TestBootstrapContext bootstrap = new TestBootstrapContext();
     private String device;
@@ -41,10 +39,9 @@ class FabricLabTest {
 
     @BeforeEach
     void lab() throws Exception {
-        assumeTrue("ibverbs".equals(System.getProperty("verbs.provider")), HOW);
-        device = System.getProperty("verbs.device");
-        address = System.getProperty("verbs.listenAddress");
-        assumeTrue(device != null && address != null, HOW);
+        LabTools.Target lab = LabTools.target();
+        device = lab.device();
+        address = lab.address();
         ra.start(bootstrap);
     }
 
