@@ -50,7 +50,21 @@ public interface CmRequest {
      * @return the connection; close it after DISCONNECTED
      * @throws VerbsException EINVAL if the QP is on another device, else the errno of ibv_modify_qp or rdma_accept
      */
-    CmConnection accept(QueuePair qp) throws VerbsException;
+    default CmConnection accept(QueuePair qp) throws VerbsException {
+        return accept(qp, ConnectionParameters.RDMA_CM_DEFAULTS);
+    }
+
+    /**
+     * As {@link #accept(QueuePair)}, with fabric settings: the QP is moved to RTR and RTS with
+     * {@code parameters} (traffic class, ACK timeout, retry_cnt, rnr_retry), and the reply carries
+     * its rnr_retry_count ({@code rdma_conn_param}, rdma_accept(3)).
+     *
+     * @param qp         the QP, in state RESET, on the listener's context
+     * @param parameters the fabric settings ({@link ConnectionParameters#RDMA_CM_DEFAULTS} for rdma_cm's)
+     * @return the connection; close it after DISCONNECTED
+     * @throws VerbsException as {@link #accept(QueuePair)}
+     */
+    CmConnection accept(QueuePair qp, ConnectionParameters parameters) throws VerbsException;
 
     /**
      * rdma_reject(3) without private data.

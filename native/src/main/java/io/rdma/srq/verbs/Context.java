@@ -49,6 +49,16 @@ public interface Context extends VerbsObject {
     Optional<EfaDeviceAttributes> queryEfaDevice() throws VerbsException;
 
     /**
+     * ibv_query_gid(3).
+     *
+     * @param port  the port, 1..phys_port_cnt
+     * @param index the GID index, 0..gid_tbl_len − 1
+     * @return the 16 bytes of the GID (all zero for an unused entry)
+     * @throws VerbsException EINVAL for a port or index out of range, else the errno of ibv_query_gid
+     */
+    byte[] queryGid(int port, int index) throws VerbsException;
+
+    /**
      * Waits for the next asynchronous event (ibv_get_async_event(3)), with a timeout: the async fd is
      * polled with poll(2) first, so this never blocks past {@code timeout} and never blocks a close.
      * The event is copied and acknowledged before this returns.
@@ -132,8 +142,27 @@ public interface Context extends VerbsObject {
      * @throws VerbsException EINVAL for more than {@value CmRequest#MAX_CONNECT_PRIVATE_DATA} bytes of
      *                        private data; otherwise as the three-argument connect
      */
-    CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData)
-            throws VerbsException;
+    default CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData)
+            throws VerbsException {
+        return connect(qp, remote, timeout, privateData, ConnectionParameters.RDMA_CM_DEFAULTS);
+    }
+
+    /**
+     * As {@link #connect(QueuePair, InetSocketAddress, Duration, byte[])}, with fabric settings: the
+     * QP is moved to RTR and RTS with {@code parameters} (traffic class, ACK timeout, retry_cnt,
+     * rnr_retry), and the connect request carries its retry counts
+     * ({@code rdma_conn_param.retry_count}, {@code rnr_retry_count}, rdma_connect(3)).
+     *
+     * @param qp          the QP
+     * @param remote      the listener's address
+     * @param timeout     bound for each resolution step and for the reply
+     * @param privateData at most {@value CmRequest#MAX_CONNECT_PRIVATE_DATA} bytes, may be empty
+     * @param parameters  the fabric settings ({@link ConnectionParameters#RDMA_CM_DEFAULTS} for rdma_cm's)
+     * @return the established connection
+     * @throws VerbsException as the four-argument connect
+     */
+    CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData,
+                         ConnectionParameters parameters) throws VerbsException;
 
     /**
      * Checks the length of a connect's private data.

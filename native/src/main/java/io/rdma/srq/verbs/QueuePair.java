@@ -73,4 +73,13 @@ public interface QueuePair extends VerbsObject {
      * @throws VerbsException the errno of ibv_modify_qp
      */
     void moveToError() throws VerbsException;
+
+    /**
+     * ibv_query_qp(3) of the fabric settings in force: {@code ah_attr.grh.traffic_class},
+     * {@code timeout}, {@code retry_cnt}, {@code rnr_retry}.
+     *
+     * @return the settings, every field present (a QP not yet at RTS reports zeros, as the device does)
+     * @throws VerbsException the errno of ibv_query_qp
+     */
+    ConnectionParameters queryConnectionParameters() throws VerbsException;
 }

@@ -38,4 +38,18 @@ public interface VerbsProvider {
      *                        is no such device; else the errno of ibv_open_device
      */
     Context open(String deviceName) throws VerbsException;
+
+    /**
+     * The device an interface address belongs to, as rdma_cm finds it: rdma_bind_addr(3) of a new
+     * rdma_cm id to {@code address}, then the device the id is bound to ({@code id->verbs}); the id
+     * is destroyed before this returns. Stable across boots, unlike the order of
+     * ibv_get_device_list(3).
+     *
+     * @param address an IP address of a netdev (rxe: the netdev it was added on)
+     * @return the device name; empty for an address that binds no particular device (the wildcard,
+     *         and on the soft device loopback and the soft host's other addresses)
+     * @throws VerbsException EADDRNOTAVAIL when no interface has the address (rdma_bind_addr), ENOSYS
+     *                        when the provider cannot run here
+     */
+    Optional<String> deviceOfAddress(java.net.InetAddress address) throws VerbsException;
 }

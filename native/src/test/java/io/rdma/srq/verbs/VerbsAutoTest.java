@@ -25,6 +25,11 @@ class VerbsAutoTest {
         public Context open(String deviceName) throws VerbsException {
             throw new VerbsException("ibv_open_device", Errno.ENODEV, deviceName);
         }
+
+        @Override
+        public Optional<String> deviceOfAddress(java.net.InetAddress address) throws VerbsException {
+            throw new VerbsException("rdma_bind_addr", Errno.EADDRNOTAVAIL, address.toString());
+        }
     }
 
     private static final VerbsProvider SOFT = new Listing("soft", Optional.empty(), List.of());

@@ -5,9 +5,12 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmEvent;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.ffi.ibverbs.IbVerbs;
+import io.rdma.srq.verbs.ffi.ibverbs.ibv_ah_attr;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_context;
+import io.rdma.srq.verbs.ffi.ibverbs.ibv_global_route;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_qp_attr;
 import io.rdma.srq.verbs.ffi.rdmacm.rdma_cm_id;
 import io.rdma.srq.verbs.ffi.rdmacm.rdma_conn_param;
@@ -59,9 +62,13 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
     /**
      * rdma_init_qp_attr(3) for {@code state}, then ibv_modify_qp(3). At RTR the responder's
      * min_rnr_timer is set to {@value #MIN_RNR_TIMER} (0.64 ms): the kernel CM hands out 0, which
-     * means 655 ms, so a sender meeting a momentarily empty SRQ would stall for most of a second.
+     * means 655 ms, so a sender meeting a momentarily empty SRQ would stall for most of a second; a
+     * traffic class of {@code parameters} replaces {@code ah_attr.grh.traffic_class}. At RTS
+     * {@code parameters} set timeout (when given), retry_cnt and rnr_retry: without
+     * rdma_set_option(3) in the bindings this is where they reach the QP.
      */
-    static void move(MemorySegment id, IbvQueuePair qp, int state, String name) throws VerbsException {
+    static void move(MemorySegment id, IbvQueuePair qp, int state, String name, ConnectionParameters parameters)
+            throws VerbsException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.layout());
             MemorySegment mask = arena.allocate(ValueLayout.JAVA_INT);
@@ -72,13 +79,25 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
             if (state == IbVerbs.IBV_QPS_RTR()) {
                 ibv_qp_attr.min_rnr_timer(attr, MIN_RNR_TIMER);
                 m |= IbVerbs.IBV_QP_MIN_RNR_TIMER();
+                if (parameters.trafficClass().isPresent()) {
+                    ibv_global_route.traffic_class(ibv_ah_attr.grh(ibv_qp_attr.ah_attr(attr)),
+                            (byte) parameters.trafficClass().getAsInt());
+                }
+            } else if (state == IbVerbs.IBV_QPS_RTS()) {
+                if (parameters.ackTimeout().isPresent()) {
+                    ibv_qp_attr.timeout(attr, (byte) parameters.ackTimeout().getAsInt());
+                    m |= IbVerbs.IBV_QP_TIMEOUT();
+                }
+                ibv_qp_attr.retry_cnt(attr, (byte) parameters.retryCount());
+                ibv_qp_attr.rnr_retry(attr, (byte) parameters.rnrRetryCount());
+                m |= IbVerbs.IBV_QP_RETRY_CNT() | IbVerbs.IBV_QP_RNR_RETRY();
             }
             qp.modify(attr, m, name);
         }
     }
 
     /** The connection parameters, with {@code privateData} (at most 255 bytes, checked by the caller) copied into {@code arena}. */
-    static MemorySegment connParam(Arena arena, IbvQueuePair qp, byte[] privateData) {
+    static MemorySegment connParam(Arena arena, IbvQueuePair qp, byte[] privateData, ConnectionParameters parameters) {
         MemorySegment p = arena.allocate(rdma_conn_param.layout());
         if (privateData.length > 0) {
             rdma_conn_param.private_data(p, arena.allocateFrom(ValueLayout.JAVA_BYTE, privateData));
@@ -86,8 +105,8 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
         }
         rdma_conn_param.responder_resources(p, (byte) 1);
         rdma_conn_param.initiator_depth(p, (byte) 1);
-        rdma_conn_param.retry_count(p, (byte) 7);
-        rdma_conn_param.rnr_retry_count(p, (byte) 7);
+        rdma_conn_param.retry_count(p, (byte) parameters.retryCount());
+        rdma_conn_param.rnr_retry_count(p, (byte) parameters.rnrRetryCount());
         rdma_conn_param.srq(p, (byte) (qp.srq() == null ? 0 : 1));
         rdma_conn_param.qp_num(p, qp.qpNum());
         return p;
@@ -102,14 +121,14 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
     }
 
     /** Passive side: INIT, RTR, RTS, rdma_accept. */
-    static IbvCmConnection accept(IbvCmListener listener, MemorySegment id, IbvQueuePair qp, InetSocketAddress remote)
-            throws VerbsException {
-        move(id, qp, IbVerbs.IBV_QPS_INIT(), "INIT");
-        move(id, qp, IbVerbs.IBV_QPS_RTR(), "RTR");
-        move(id, qp, IbVerbs.IBV_QPS_RTS(), "RTS");
+    static IbvCmConnection accept(IbvCmListener listener, MemorySegment id, IbvQueuePair qp, InetSocketAddress remote,
+                                  ConnectionParameters parameters) throws VerbsException {
+        move(id, qp, IbVerbs.IBV_QPS_INIT(), "INIT", parameters);
+        move(id, qp, IbVerbs.IBV_QPS_RTR(), "RTR", parameters);
+        move(id, qp, IbVerbs.IBV_QPS_RTS(), "RTS", parameters);
         try (Arena arena = Arena.ofConfined()) {
             NativeCall.status("rdma_accept", "QP " + qp.qpNum() + " from " + remote, CmChannel.H.ACCEPT, null, id,
-                    connParam(arena, qp, new byte[0]));
+                    connParam(arena, qp, new byte[0], parameters));
         }
         return new IbvCmConnection(listener, id, qp, remote, null);
     }
@@ -119,7 +138,7 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
      * rdma_establish. A REJECTED answer is a {@link io.rdma.srq.verbs.ConnectRejectedException}.
      */
     static IbvCmConnection connect(IbvContext context, IbvQueuePair qp, InetSocketAddress remote, Duration timeout,
-                                   byte[] privateData) throws VerbsException {
+                                   byte[] privateData, ConnectionParameters parameters) throws VerbsException {
         CmChannel channel = new CmChannel();
         MemorySegment id = null;
         try {
@@ -132,12 +151,12 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
                 checkDevice(id, context, "address " + remote);
                 NativeCall.status("rdma_resolve_route", remote.toString(), CmChannel.H.RESOLVE_ROUTE, null, id, ms);
                 channel.await(id.address(), CmEventType.ROUTE_RESOLVED, timeout, "resolving the route to " + remote);
-                move(id, qp, IbVerbs.IBV_QPS_INIT(), "INIT");
+                move(id, qp, IbVerbs.IBV_QPS_INIT(), "INIT", parameters);
                 NativeCall.status("rdma_connect", remote.toString(), CmChannel.H.CONNECT, null, id,
-                        connParam(arena, qp, privateData));
+                        connParam(arena, qp, privateData, parameters));
                 channel.await(id.address(), CmEventType.CONNECT_RESPONSE, timeout, "connecting to " + remote);
-                move(id, qp, IbVerbs.IBV_QPS_RTR(), "RTR");
-                move(id, qp, IbVerbs.IBV_QPS_RTS(), "RTS");
+                move(id, qp, IbVerbs.IBV_QPS_RTR(), "RTR", parameters);
+                move(id, qp, IbVerbs.IBV_QPS_RTS(), "RTS", parameters);
                 NativeCall.status("rdma_establish", remote.toString(), CmChannel.H.ESTABLISH, null, id);
             }
             MemorySegment established = id;

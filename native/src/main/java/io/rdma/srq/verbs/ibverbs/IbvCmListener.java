@@ -7,6 +7,7 @@ import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CmRequest;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.ffi.rdmacm.rdma_addr;
 import io.rdma.srq.verbs.ffi.rdmacm.rdma_cm_id;
@@ -167,7 +168,7 @@ final class IbvCmListener extends IbvResource implements CmListener {
         }
 
         @Override
-        public CmConnection accept(QueuePair qp) throws VerbsException {
+        public CmConnection accept(QueuePair qp, ConnectionParameters parameters) throws VerbsException {
             if (!(qp instanceof IbvQueuePair q) || q.ibvContext() != context) {
                 throw new VerbsException("rdma_accept", Errno.EINVAL, "the QP must be created on the listener's context "
                         + context.deviceName());
@@ -176,7 +177,8 @@ final class IbvCmListener extends IbvResource implements CmListener {
                 throw new IllegalStateException("connection request from " + remote + " was already answered");
             }
             try {
-                IbvCmConnection c = whileOpenCreate(() -> IbvCmConnection.accept(IbvCmListener.this, id, q, remote));
+                IbvCmConnection c = whileOpenCreate(() -> IbvCmConnection.accept(IbvCmListener.this, id, q, remote,
+                        java.util.Objects.requireNonNull(parameters, "parameters")));
                 connections.put(id.address(), c);
                 return c;
             } catch (VerbsException | RuntimeException e) {

@@ -9,6 +9,7 @@ import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmListener;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.RpmaPeer;
 import io.rdma.srq.verbs.CompletionChannel;
@@ -224,7 +225,9 @@ final class IbvContext extends IbvResource implements Context {
      * @return the 16-byte GID
      * @throws VerbsException the errno of ibv_query_gid
      */
-    byte[] queryGid(int port, int index) throws VerbsException {
+    @Override
+    public byte[] queryGid(int port, int index) throws VerbsException {
+        ensureOpen();
         checkPort(port);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment gid = arena.allocate(ibv_gid.layout());
@@ -291,14 +294,15 @@ final class IbvContext extends IbvResource implements Context {
     }
 
     @Override
-    public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData)
-            throws VerbsException {
+    public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData,
+                                ConnectionParameters parameters) throws VerbsException {
         ensureOpen();
         Context.checkConnectPrivateData(privateData);
         if (!(qp instanceof IbvQueuePair q) || q.ibvContext() != this) {
             throw new VerbsException("rdma_connect", Errno.EINVAL, "the QP must be created on this context " + deviceName);
         }
-        return IbvCmConnection.connect(this, q, remote, timeout, privateData);
+        return IbvCmConnection.connect(this, q, remote, timeout, privateData,
+                java.util.Objects.requireNonNull(parameters, "parameters"));
     }
 
     @Override

@@ -89,6 +89,27 @@ public final class IbvProvider implements VerbsProvider {
         }
     }
 
+    @Override
+    public java.util.Optional<String> deviceOfAddress(java.net.InetAddress address) throws VerbsException {
+        ensureAvailable();
+        CmChannel channel = new CmChannel();
+        MemorySegment id = null;
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            id = channel.createId();
+            NativeCall.status("rdma_bind_addr", address.getHostAddress(), CmChannel.H.BIND, null, id,
+                    SockAddr.of(new java.net.InetSocketAddress(address, 0), arena));
+            String device = IbvCmConnection.deviceOf(id);
+            if (device == null && !address.isAnyLocalAddress()) {
+                throw new VerbsException("rdma_bind_addr", Errno.EADDRNOTAVAIL, address.getHostAddress()
+                        + " is the address of no RDMA device's interface");
+            }
+            return java.util.Optional.ofNullable(device);
+        } finally {
+            // destroys the id and the channel; a failure to destroy goes into a cause nobody reads: the answer stands
+            channel.abandon(id, new VerbsException("rdma_destroy_id", Errno.EIO, "device lookup"));
+        }
+    }
+
     /** ibv_get_device_list(3) / ibv_free_device_list, as a resource. */
     private static final class DeviceList implements AutoCloseable {
         private static final MethodHandle GET = NativeCall.capturing(

@@ -2,6 +2,7 @@ package io.rdma.srq.verbs.ibverbs;
 
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.MemoryRegion;
 import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
@@ -34,6 +35,8 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
             IbVerbs.ibv_modify_qp$address(), IbVerbs.ibv_modify_qp$descriptor());
     private static final MethodHandle DESTROY = NativeCall.capturing(
             IbVerbs.ibv_destroy_qp$address(), IbVerbs.ibv_destroy_qp$descriptor());
+    private static final MethodHandle QUERY = NativeCall.capturing(
+            IbVerbs.ibv_query_qp$address(), IbVerbs.ibv_query_qp$descriptor());
 
     private final IbvContext context;
     private final SharedReceiveQueue srq;
@@ -167,6 +170,23 @@ final class IbvQueuePair extends IbvResource implements QueuePair {
             MemorySegment a = arena.allocate(ibv_qp_attr.layout());
             ibv_qp_attr.qp_state(a, IbVerbs.IBV_QPS_ERR());
             modify(a, IbVerbs.IBV_QP_STATE(), "ERR");
+        }
+    }
+
+    @Override
+    public ConnectionParameters queryConnectionParameters() throws VerbsException {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(ibv_qp_attr.layout());
+            MemorySegment init = arena.allocate(ibv_qp_init_attr.layout());
+            NativeCall.status("ibv_query_qp", kind() + " " + qpNum, QUERY, null, handle(), a,
+                    IbVerbs.IBV_QP_AV() | IbVerbs.IBV_QP_TIMEOUT() | IbVerbs.IBV_QP_RETRY_CNT()
+                            | IbVerbs.IBV_QP_RNR_RETRY(), init);
+            return new ConnectionParameters(
+                    java.util.OptionalInt.of(Byte.toUnsignedInt(ibv_global_route.traffic_class(
+                            ibv_ah_attr.grh(ibv_qp_attr.ah_attr(a))))),
+                    java.util.OptionalInt.of(Byte.toUnsignedInt(ibv_qp_attr.timeout(a)) & 31),
+                    Byte.toUnsignedInt(ibv_qp_attr.retry_cnt(a)) & 7, Byte.toUnsignedInt(ibv_qp_attr.rnr_retry(a)) & 7);
         }
     }
 

@@ -5,6 +5,7 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.ConnectRejectedException;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.spi.ResourceBase;
@@ -56,7 +57,7 @@ final class SoftCmConnection extends SoftResource implements CmConnection {
      *                        {@code ETIMEDOUT} without an answer within {@code timeout}
      */
     static SoftCmConnection connect(SoftContext context, QueuePair qp, InetSocketAddress remote, Duration timeout,
-                                    byte[] privateData) throws VerbsException {
+                                    byte[] privateData, ConnectionParameters parameters) throws VerbsException {
         if (!(qp instanceof SoftQueuePair q) || q.softContext() != context) {
             throw new VerbsException("rdma_connect", Errno.EINVAL, "the QP must be created on this context "
                     + context.deviceName());
@@ -85,7 +86,7 @@ final class SoftCmConnection extends SoftResource implements CmConnection {
         }
         SoftCmConnection server = r.serverConnection();
         try {
-            q.connect(1, 0, r.serverEndpoint());
+            q.connect(1, 0, r.serverEndpoint(), parameters);
             SoftCmConnection c = context.open(() -> new SoftCmConnection(context, q, remote, null));
             c.peer = server;
             server.peer = c;

@@ -7,6 +7,7 @@ import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CmRequest;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.RcEndpoint;
 
@@ -18,8 +19,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@link CmListener} of the soft rdma_cm: a listening id bound to any address (the soft device has no
- * netdev, so every address is one of its own; {@code 0.0.0.0} / {@code ::} listen on all). Events:
+ * {@link CmListener} of the soft rdma_cm: a listening id bound to an address of the soft host
+ * ({@link SoftAddresses}: loopback, the soft devices' own, the configured CIDRs; {@code 0.0.0.0} /
+ * {@code ::} listen on all), any other refused with EADDRNOTAVAIL as rdma_bind_addr(3) refuses it. Events:
  * CONNECT_REQUEST for each {@link io.rdma.srq.verbs.Context#connect} of a soft QP to this address,
  * then ESTABLISHED and DISCONNECTED of the connections it accepted.
  */
@@ -40,8 +42,9 @@ final class SoftCmListener extends SoftResource implements CmListener {
     /**
      * rdma_bind_addr(3) + rdma_listen(3).
      *
-     * @throws VerbsException {@code EINVAL} for a backlog below 1, {@code EADDRINUSE} if a soft listener
-     *                        holds the port on that address (or on the wildcard address)
+     * @throws VerbsException {@code EINVAL} for a backlog below 1, {@code EADDRNOTAVAIL} for an address
+     *                        no soft netdev has ({@link SoftAddresses}), {@code EADDRINUSE} if a soft
+     *                        listener holds the port on that address (or on the wildcard address)
      */
     static SoftCmListener listen(SoftContext context, InetSocketAddress address, int backlog) throws VerbsException {
         if (backlog < 1) {
@@ -49,6 +52,10 @@ final class SoftCmListener extends SoftResource implements CmListener {
         }
         if (address.getAddress() == null) {
             throw new VerbsException("rdma_bind_addr", Errno.EADDRNOTAVAIL, "unresolved address " + address);
+        }
+        if (!SoftAddresses.owned(address.getAddress())) {
+            throw new VerbsException("rdma_bind_addr", Errno.EADDRNOTAVAIL, address + " is not an address of an RDMA "
+                    + "device; the soft host has " + SoftAddresses.describe());
         }
         return SoftFabric.bindListener(address, bound -> context.open(() -> new SoftCmListener(context, bound, backlog)));
     }
@@ -138,7 +145,7 @@ final class SoftCmListener extends SoftResource implements CmListener {
             return from;
         }
 
-        /** {@return the address the connect named (the soft device owns every address)} */
+        /** {@return the address the connect named} */
         @Override
         public InetSocketAddress localAddress() {
             return to;
@@ -159,7 +166,7 @@ final class SoftCmListener extends SoftResource implements CmListener {
          * @throws IllegalStateException if the request was already answered
          */
         @Override
-        public CmConnection accept(QueuePair qp) throws VerbsException {
+        public CmConnection accept(QueuePair qp, ConnectionParameters parameters) throws VerbsException {
             if (!(qp instanceof SoftQueuePair q) || q.softContext() != context) {
                 throw new VerbsException("rdma_accept", Errno.EINVAL, "the QP must be created on the listener's context "
                         + context.deviceName());
@@ -167,7 +174,7 @@ final class SoftCmListener extends SoftResource implements CmListener {
             synchronized (this) {
                 checkPending();
             }
-            q.connect(1, 0, clientEndpoint);
+            q.connect(1, 0, clientEndpoint, java.util.Objects.requireNonNull(parameters, "parameters"));
             SoftCmConnection c = open(() -> new SoftCmConnection(SoftCmListener.this, q, from, SoftCmListener.this));
             if (!answer(State.ACCEPTED, q.localEndpoint(1, 0), c)) {
                 c.close();

@@ -11,6 +11,7 @@ import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.ProtectionDomain;
 import io.rdma.srq.verbs.QueuePair;
@@ -124,7 +125,9 @@ final class SoftContext extends SoftResource implements Context {
      * @return the 16-byte GID
      * @throws VerbsException {@code EINVAL} for a port or index out of range
      */
-    byte[] queryGid(int port, int index) throws VerbsException {
+    @Override
+    public byte[] queryGid(int port, int index) throws VerbsException {
+        checkOpen();
         checkPort("ibv_query_gid", port);
         int len = device.profile().portAttributes().gidTblLen();
         if (index < 0 || index >= len) {
@@ -194,11 +197,12 @@ final class SoftContext extends SoftResource implements Context {
     }
 
     /**
-     * The soft rdma_cm's rdma_bind_addr(3) + rdma_listen(3): any address is the soft device's own
-     * ({@code 0.0.0.0} listens on all), port 0 picks a free one. Soft QPs of any soft context in this
-     * JVM reach it with {@link #connect}.
+     * The soft rdma_cm's rdma_bind_addr(3) + rdma_listen(3) on an address of the soft host
+     * ({@link SoftAddresses}; {@code 0.0.0.0} listens on all), port 0 picks a free one. Soft QPs of
+     * any soft context in this JVM reach it with {@link #connect}.
      *
-     * @throws VerbsException {@code EINVAL} for backlog &lt; 1, {@code EADDRINUSE} for a taken port
+     * @throws VerbsException {@code EINVAL} for backlog &lt; 1, {@code EADDRNOTAVAIL} for an address no
+     *                        soft netdev has, {@code EADDRINUSE} for a taken port
      */
     @Override
     public CmListener listen(InetSocketAddress address, int backlog) throws VerbsException {
@@ -216,11 +220,12 @@ final class SoftContext extends SoftResource implements Context {
      *                        {@code ETIMEDOUT} without an answer in time
      */
     @Override
-    public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData)
-            throws VerbsException {
+    public CmConnection connect(QueuePair qp, InetSocketAddress remote, Duration timeout, byte[] privateData,
+                                ConnectionParameters parameters) throws VerbsException {
         checkOpen();
         Context.checkConnectPrivateData(privateData);
-        return SoftCmConnection.connect(this, qp, remote, timeout, privateData);
+        return SoftCmConnection.connect(this, qp, remote, timeout, privateData,
+                java.util.Objects.requireNonNull(parameters, "parameters"));
     }
 
     /**

@@ -92,11 +92,12 @@ final class SoftFabric {
     }
 
     /**
-     * Binds a soft rdma_cm listener: port 0 takes a free ephemeral port.
+     * Binds a soft rdma_cm listener: port 0 takes a free ephemeral port. A taken port is refused as
+     * the kernel's cma_check_port refuses it: the same address is EADDRINUSE, a wildcard on either
+     * side (the request or the holder) EADDRNOTAVAIL (seen on rxe0, kernel 6.1).
      *
-     * @throws VerbsException {@code EADDRINUSE} if a listener holds that port on the same address or
-     *                        on the wildcard address (or the request is the wildcard and any address
-     *                        holds the port)
+     * @throws VerbsException {@code EADDRINUSE} if a listener holds that port on the same address;
+     *                        {@code EADDRNOTAVAIL} if the port is held and either address is the wildcard
      */
     static SoftCmListener bindListener(InetSocketAddress requested, ListenerFactory factory) throws VerbsException {
         InetSocketAddress bound = requested;
@@ -112,8 +113,9 @@ final class SoftFabric {
             } else {
                 InetSocketAddress taken = conflict(bound);
                 if (taken != null) {
-                    throw new VerbsException("rdma_bind_addr", Errno.EADDRINUSE, requested + " is taken (a soft listener on "
-                            + taken + ")");
+                    boolean wildcard = taken.getAddress().isAnyLocalAddress() || requested.getAddress().isAnyLocalAddress();
+                    throw new VerbsException("rdma_bind_addr", wildcard ? Errno.EADDRNOTAVAIL : Errno.EADDRINUSE,
+                            requested + " is taken (a soft listener on " + taken + ")");
                 }
             }
             LISTENERS.put(bound, null); // reserved; created outside this lock (creation takes the context's lock)

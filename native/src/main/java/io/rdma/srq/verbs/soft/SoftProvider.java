@@ -73,6 +73,22 @@ public final class SoftProvider implements VerbsProvider {
     }
 
     /**
+     * The soft rdma_cm's answer: the soft device one of whose GIDs the address is ({@code 10.77.1.n},
+     * its link-local {@code fe80::}); empty for the soft host's other addresses (loopback, the
+     * wildcard, {@code io.rdma.srq.soft.addresses}), which bind no particular device.
+     *
+     * @throws VerbsException EADDRNOTAVAIL for an address the soft host does not have
+     */
+    @Override
+    public java.util.Optional<String> deviceOfAddress(java.net.InetAddress address) throws VerbsException {
+        if (!SoftAddresses.owned(address)) {
+            throw new VerbsException("rdma_bind_addr", Errno.EADDRNOTAVAIL, address.getHostAddress()
+                    + " is not an address of an RDMA device; the soft host has " + SoftAddresses.describe());
+        }
+        return SoftAddresses.deviceOf(address).map(SoftDevice::name);
+    }
+
+    /**
      * Opens the device of a profile.
      *
      * @param profile the profile

@@ -5,6 +5,7 @@ import io.rdma.srq.api.DeviceAttributes;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.api.WcStatus;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.MemoryRegion;
 import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
@@ -14,6 +15,7 @@ import io.rdma.srq.verbs.NetworkOrder;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
+import java.util.OptionalInt;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -116,6 +118,8 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
     private volatile int remoteQpn = -1;
     private volatile byte[] remoteGid;
     private int rnrRetry;
+    /** What {@link #queryConnectionParameters} reports: set with the state RTS, all fields present. */
+    private volatile ConnectionParameters inForce = new ConnectionParameters(OptionalInt.of(0), OptionalInt.of(0), 0, 0);
     // guarded by sendLock
     private final ArrayDeque<PendingSend> pending = new ArrayDeque<>();
     private final Wqe wqe = new Wqe();
@@ -234,6 +238,29 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
         if (rnrRetry < 0 || rnrRetry > 7) {
             throw new VerbsException("ibv_modify_qp", Errno.EINVAL, "rnr_retry must be in 0..7, got " + rnrRetry);
         }
+        connect(port, gidIndex, remote, new ConnectionParameters(OptionalInt.of(0), OptionalInt.of(14), 7, rnrRetry));
+    }
+
+    /**
+     * The ACK timeout exponent the soft rdma_cm gives a QP when none is asked for: what rdma_cm gives
+     * rxe0's QPs on kernel 6.1 (ibv_query_qp in the lab, FabricSettingsConformanceTest): the RoCE
+     * path's packet life time (CMA_IBOE_PACKET_LIFETIME 18) plus one — 2.15 s.
+     */
+    static final int CM_ACK_TIMEOUT = 19;
+
+    /**
+     * RESET → RTS towards {@code remote} with the fabric settings of an rdma_cm connect or accept:
+     * rnr_retry governs the RNR retries of this QP's sends; the traffic class (0 when rdma_cm's),
+     * timeout ({@value #CM_ACK_TIMEOUT} when rdma_cm's) and retry_cnt are kept and reported by
+     * {@link #queryConnectionParameters} — the soft fabric loses no packet, so it has nothing to time out.
+     *
+     * @throws VerbsException as {@link #connect(int, int, RcEndpoint, int)}
+     */
+    void connect(int port, int gidIndex, RcEndpoint remote, ConnectionParameters parameters) throws VerbsException {
+        checkOpen();
+        int rnrRetry = parameters.rnrRetryCount();
+        ConnectionParameters resolved = new ConnectionParameters(OptionalInt.of(parameters.trafficClass().orElse(0)),
+                OptionalInt.of(parameters.ackTimeout().orElse(CM_ACK_TIMEOUT)), parameters.retryCount(), rnrRetry);
         context.checkPort("ibv_modify_qp", port);
         int gids = profile.portAttributes().gidTblLen();
         if (gidIndex < 0 || gidIndex >= gids) {
@@ -255,6 +282,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
             this.remoteQpn = remote.qpNum();
             this.remoteGid = remote.gid();
             this.rnrRetry = rnrRetry;
+            this.inForce = resolved;
             state.set(RTS);
         } finally {
             unlockSend();
@@ -542,6 +570,13 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
             waiting = false;
             waitingOn = null;
         }
+    }
+
+    /** {@return the settings given at connect (zeros before), as ibv_query_qp reports them} */
+    @Override
+    public ConnectionParameters queryConnectionParameters() {
+        checkOpen();
+        return inForce;
     }
 
     /**

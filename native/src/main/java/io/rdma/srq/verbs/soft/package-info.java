@@ -26,9 +26,15 @@
  * {@code SoftQueuePair}, {@code SoftSharedReceiveQueue} and {@code SoftCompletionQueue}.
  *
  * <h2>rdma_cm</h2>
- * {@link io.rdma.srq.verbs.Context#listen} binds a soft listener to any address (the soft device has
- * no netdev: every address counts as its own, {@code 0.0.0.0} listens on all; port 0 takes a port of
- * 32768..60999); {@link io.rdma.srq.verbs.Context#connect} from any soft context of the JVM queues a
+ * {@link io.rdma.srq.verbs.Context#listen} binds a soft listener to an address of the soft host
+ * ({@code SoftAddresses}: loopback, the soft devices' own 10.77.1.n, 10.0.0.0/24 or what system property
+ * {@code io.rdma.srq.soft.addresses} says; another is EADDRNOTAVAIL, as rdma_bind_addr(3) answers),
+ * {@code 0.0.0.0} listens on all; a port taken on that address or the wildcard is EADDRINUSE; port 0
+ * takes a port of 32768..60999. Connects and accepts take {@code ConnectionParameters}: rnr_retry
+ * governs the RNR retries of the QP's sends (n &lt; 7: IBV_WC_RNR_RETRY_EXC_ERR after n intervals of
+ * 0.64 ms; 7: forever), the traffic class, ACK timeout and retry_cnt are kept and read back by
+ * {@code queryConnectionParameters} (nothing is lost on the soft fabric, so nothing times out);
+ * {@link io.rdma.srq.verbs.Context#connect} from any soft context of the JVM queues a
  * CONNECT_REQUEST there and waits, bounded by its timeout, for accept (both QPs go RESET → RTS towards
  * each other, ESTABLISHED on the listener) or reject (ECONNREFUSED); no listener is ECONNREFUSED (a
  * real CM's REJECTED), a full backlog ECONNREFUSED too, no answer ETIMEDOUT. Disconnect queues

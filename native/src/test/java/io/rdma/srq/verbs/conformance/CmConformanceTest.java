@@ -16,9 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.concurrent.CompletableFuture;
@@ -43,11 +41,6 @@ class CmConformanceTest extends ConformanceBase {
 
     CmConformanceTest(VerbsTarget target) {
         super(target);
-    }
-
-    /** @return the device's own IP address: the IPv4-mapped GID as IPv4, else the GID as IPv6 */
-    private InetAddress deviceAddress(QueuePair qp) throws VerbsException, UnknownHostException {
-        return InetAddress.getByAddress(qp.localEndpoint(PORT, target.gidIndex()).gid());
     }
 
     @Test
@@ -180,16 +173,5 @@ class CmConformanceTest extends ConformanceBase {
                 () -> ctx.connect(other, at, PATIENCE, new byte[CmRequest.MAX_CONNECT_PRIVATE_DATA + 1]));
         assertTrue(tooLong.is(Errno.EINVAL), tooLong.getMessage());
         listener.close();
-    }
-
-    private static CmEvent nextOfType(CmListener listener, CmEventType type) throws VerbsException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (System.nanoTime() < deadline) {
-            var e = listener.nextEvent(Duration.ofNanos(deadline - System.nanoTime()));
-            if (e.isPresent() && e.get().type() == type) {
-                return e.get();
-            }
-        }
-        throw new AssertionError("no " + type + " within " + PATIENCE);
     }
 }

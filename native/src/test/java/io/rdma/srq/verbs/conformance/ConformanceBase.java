@@ -301,6 +301,24 @@ abstract class ConformanceBase {
         }
     }
 
+    /** @return the device's own IP address: the IPv4-mapped GID as IPv4, else the GID as IPv6 */
+    java.net.InetAddress deviceAddress(QueuePair qp) throws VerbsException, java.net.UnknownHostException {
+        return java.net.InetAddress.getByAddress(qp.localEndpoint(PORT, target.gidIndex()).gid());
+    }
+
+    /** @return the next event of {@code type} within {@link #PATIENCE}, skipping others */
+    static io.rdma.srq.verbs.CmEvent nextOfType(io.rdma.srq.verbs.CmListener listener, io.rdma.srq.api.CmEventType type)
+            throws VerbsException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            var e = listener.nextEvent(Duration.ofNanos(deadline - System.nanoTime()));
+            if (e.isPresent() && e.get().type() == type) {
+                return e.get();
+            }
+        }
+        throw new AssertionError("no " + type + " within " + PATIENCE);
+    }
+
     static byte[] payload(int length, int seed) {
         byte[] p = new byte[length];
         for (int i = 0; i < length; i++) {

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * rdma_cm interop with peers nobody here wrote (rdmacm-utils): a Java listener accepts their
@@ -21,17 +20,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * skipped elsewhere with the reason.
  */
 class CmInteropLabTest {
-    private static final String HOW = "needs the rxe lab with rdmacm-utils: run it-tests/lab/run-lab.sh "
-            + "(-Dverbs.provider=ibverbs -Dverbs.device=rxe0 -Dverbs.listenAddress=10.77.0.1)";
+    private static final String HOW = LabTools.HOW;
     private String device;
     private InetAddress address;
 
     @BeforeEach
     void lab() throws Exception {
-        assumeTrue("ibverbs".equals(System.getProperty("verbs.provider")), HOW);
-        device = System.getProperty("verbs.device");
-        assumeTrue(device != null && System.getProperty("verbs.listenAddress") != null, HOW);
-        address = InetAddress.getByName(System.getProperty("verbs.listenAddress"));
+        LabTools.Target lab = LabTools.target();
+        device = lab.device();
+        address = InetAddress.getByName(lab.address());
     }
 
     private static String tool(String name) {

@@ -101,6 +101,7 @@ class UseAfterCloseSweepTest {
         arguments.put(Set.class, EnumSet.of(AccessFlag.LOCAL_WRITE));
         arguments.put(MemorySegment.class, arena.allocate(4096, 4096));
         arguments.put(SrqAttributes.class, new SrqAttributes(1, 1, 0));
+        arguments.put(io.rdma.srq.verbs.ConnectionParameters.class, io.rdma.srq.verbs.ConnectionParameters.RDMA_CM_DEFAULTS);
         arguments.put(WorkCompletionArray.class, new WorkCompletionArray(1));
         arguments.put(ReceiveWorkRequests.class, new ReceiveWorkRequests(1));
         arguments.put(CompletionChannel.class, live.createCompletionChannel());

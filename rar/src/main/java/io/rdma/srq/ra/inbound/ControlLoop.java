@@ -9,7 +9,6 @@ import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.RejectReason;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.CmEvent;
-import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CmRequest;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.SharedReceiveQueue;
@@ -48,7 +47,7 @@ final class ControlLoop extends LongRunningWork {
 
     private final String name;
     private final String device;
-    private final CmListener listener;
+    private final Listening listener;
     private final Context context;
     private final SharedReceiveQueue srq;
     private final ReceiveBuffers buffers;
@@ -67,7 +66,7 @@ final class ControlLoop extends LongRunningWork {
      * @param admission         who may connect
      * @param observers         where SrqLimitReached goes (on a thread of its own)
      */
-    ControlLoop(String name, CmListener listener, Context context, SharedReceiveQueue srq, ReceiveBuffers buffers,
+    ControlLoop(String name, Listening listener, Context context, SharedReceiveQueue srq, ReceiveBuffers buffers,
                 Links links, Admission admission, ObserverDispatch observers) {
         super("srq-control-" + name);
         this.name = name;

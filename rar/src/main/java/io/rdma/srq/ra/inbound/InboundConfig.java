@@ -6,6 +6,7 @@ import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.SrqSizing;
 import io.rdma.srq.ra.support.admission.Admission;
+import io.rdma.srq.verbs.ConnectionParameters;
 import jakarta.resource.spi.InvalidPropertyException;
 
 import java.net.InetSocketAddress;
@@ -24,8 +25,9 @@ import java.time.Duration;
  * @param cqSize            CQ entries, srqMaxWr..max_cqe
  * @param pollMode          busy | event | adaptive
  * @param maxConcurrency    endpoints delivering at once, 1..1024
- * @param listenAddress     the rdma_cm listen address (an address of the device's netdev; soft: any)
- *                          and port (0 = any)
+ * @param listenAddress     the rdma_cm listen address (an address of the device's netdev, or the
+ *                          wildcard) and port (0 = any free port); null with {@code listen=false}
+ *                          (an activation that only connects: no listener, no port)
  * @param initialFill       receive WRs posted at start, srqLimit + 1..srqMaxWr
  * @param replenish         fixed | grow
  * @param replyBufferSize   bytes per reply (ReceiveCompletion.reply), 1..1 GiB
@@ -41,6 +43,8 @@ import java.time.Duration;
  *                          connectRateLimit, the authKey keys and tokenMaxAge
  * @param maxSequentialDeliveryFailures dead-lettered messages in a row that pause delivery, 0 for never
  * @param pauseTimeout      how long such a pause lasts unless resumed by management; zero: until resumed
+ * @param fabric            the fabric settings of every connection, accepted or made (trafficClass,
+ *                          ackTimeout, retryCount, rnrRetryCount)
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,
@@ -48,7 +52,7 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
                             Duration reconnectInterval, Duration drainTimeout,
                             int maxDeliveryAttempts, int maxBatchSize, Duration replyTimeout,
                             int maxSequentialDeliveryFailures, Duration pauseTimeout,
-                            Admission.Policy admission) {
+                            Admission.Policy admission, ConnectionParameters fabric) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

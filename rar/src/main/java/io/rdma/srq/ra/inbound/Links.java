@@ -6,6 +6,7 @@ import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.CmRequest;
 import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.ProtectionDomain;
 import io.rdma.srq.verbs.SharedReceiveQueue;
 
@@ -33,6 +34,7 @@ public final class Links {
     private final ProtectionDomain pd;
     private final RcConnection.Receives receives;
     private final RcConnection.Sends replies;
+    private final ConnectionParameters fabric;
     /** Connection ids, never reused within the JVM (QP numbers are). */
     private static final AtomicLong NEXT_ID = new AtomicLong();
     private final Map<Integer, RcConnection> byQpNum = new ConcurrentHashMap<>();
@@ -49,9 +51,11 @@ public final class Links {
      * @param replyBufferSize bytes per reply, ≥ 1
      * @param replyTimeout    the longest a reply waits for room in its connection's send ring (a peer
      *                        that never reads fills it): then ETIMEDOUT, the delivering thread is free
+     * @param fabric          the fabric settings of every connection (traffic class, ACK timeout, retry counts)
      */
     public Links(String name, ProtectionDomain pd, CompletionQueue cq, SharedReceiveQueue srq, int replyBufferSize,
-                 Duration replyTimeout) {
+                 Duration replyTimeout, ConnectionParameters fabric) {
+        this.fabric = fabric;
         this.name = name;
         this.pd = pd;
         this.receives = RcConnection.Receives.fromSrq(cq, srq);
@@ -67,7 +71,7 @@ public final class Links {
      */
     RcConnection accept(CmRequest request) throws VerbsException {
         synchronized (registering) {
-            return add(RcConnection.accept(pd, receives, replies, request));
+            return add(RcConnection.accept(pd, receives, replies, request, fabric));
         }
     }
 
@@ -82,7 +86,7 @@ public final class Links {
      */
     RcConnection connect(InetSocketAddress remote, Duration timeout, byte[] privateData) throws VerbsException {
         synchronized (registering) {
-            return add(RcConnection.connect(pd, receives, replies, remote, timeout, privateData));
+            return add(RcConnection.connect(pd, receives, replies, remote, timeout, privateData, fabric));
         }
     }
 

@@ -4,6 +4,7 @@ import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.verbs.MemlockLimit;
@@ -11,7 +12,6 @@ import io.rdma.srq.ra.management.DeviceState;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.AuthKey;
-import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.Context;
@@ -59,7 +59,7 @@ public final class SrqActivation {
     private final Links links;
     private final ReceiveBuffers buffers;
     private final Poller poller;
-    private final CmListener listener;
+    private final Listening listener;
     private final InetSocketAddress listenAddress;
     private final ControlLoop control;
     private final Admission admission;
@@ -83,23 +83,28 @@ public final class SrqActivation {
         // created with limit 0; the first top-up arms it after posting (driver note 4)
         SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
         this.buffers = new ReceiveBuffers(pd, srq, config);
-        this.links = new Links(name, pd, cq, srq, config.replyBufferSize(), config.replyTimeout());
+        this.links = new Links(name, pd, cq, srq, config.replyBufferSize(), config.replyTimeout(), config.fabric());
         this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm,
                 new DeliveryRules(name, config.maxDeliveryAttempts(), tsr, sink, factory.getEndpointClass().getClassLoader(),
                         SrqBatchListener.class.isAssignableFrom(factory.getEndpointClass()), config.maxBatchSize()));
         try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(Poller.BATCH)) {
             buffers.topUp(wrs);
         }
-        this.listener = context.listen(config.listenAddress(), 128);
-        this.listenAddress = listener.localAddress();
-        this.admission = admission(name, config.admission(), listenAddress);
-        this.control = new ControlLoop(name, listener, context, srq, buffers, links, admission,
-                new ObserverDispatch(name, wm, sink, factory.getEndpointClass().getClassLoader()));
-        this.connector = config.connectTo() == null ? null : new Connector(name, config.connectTo(),
-                config.connectCount(), config.reconnectInterval(), links, config.admission().keys());
-        RaLogger.LOG.activationStarted(name, device, listenAddress, config.connectTo() == null ? ""
+        this.listener = Listening.open(name, context, config);
+        try {
+            this.listenAddress = listener.localAddress();
+            this.admission = admission(name, config.admission(), listenAddress);
+            this.control = new ControlLoop(name, listener, context, srq, buffers, links, admission,
+                    new ObserverDispatch(name, wm, sink, factory.getEndpointClass().getClassLoader()));
+            this.connector = config.connectTo() == null ? null : new Connector(name, config.connectTo(),
+                    config.connectCount(), config.reconnectInterval(), links, config.admission().keys());
+        } catch (RuntimeException e) {
+            throw Teardown.rollback(e, listener); // the listen address is free again
+        }
+        RaLogger.LOG.activationStarted(name, device, listener.describe(), config.connectTo() == null ? ""
                         : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
                 srq.maxWr(), config.srq().maxWr(), config.bufferSize(), buffers.fill(), config.srq().srqLimit());
+        FabricProperties.log("activation " + name, config.fabric());
     }
 
     /** The activation's admission, logged; a WARN when any host that reaches a non-loopback listener may connect. */
@@ -107,7 +112,7 @@ public final class SrqActivation {
         RaLogger.LOG.admissionPolicy(name, policy.peers().restricts() ? policy.peers().allowed() : "any",
                 policy.maxConnections(), policy.maxConnectionsPerPeer(), policy.connectRateLimit(),
                 policy.keys().isEmpty() ? "none" : policy.keys().stream().map(AuthKey::alias).toList());
-        if (policy.open() && Admission.reachableFromOtherHosts(listenAddress.getAddress())) {
+        if (listenAddress != null && policy.open() && Admission.reachableFromOtherHosts(listenAddress.getAddress())) {
             RaLogger.LOG.openListener(name, listenAddress);
         }
         return new Admission(name, policy, System::nanoTime, System::currentTimeMillis);
@@ -138,7 +143,7 @@ public final class SrqActivation {
                                       MessageEndpointFactory factory, InboundConfig config) throws ResourceException {
         Context context;
         try {
-            context = config.device().open();
+            context = config.device().open("activation of " + factory.getEndpointClass().getName());
         } catch (VerbsException e) {
             throw new ResourceException("cannot open the RDMA device for the activation of "
                     + factory.getEndpointClass().getName() + ": " + e.getMessage(), e);
@@ -183,7 +188,7 @@ public final class SrqActivation {
         return factory;
     }
 
-    /** @return where the listener is bound */
+    /** @return where the listener is bound, or null with listen=false */
     public InetSocketAddress listenAddress() {
         return listenAddress;
     }

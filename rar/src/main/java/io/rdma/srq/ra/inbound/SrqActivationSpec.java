@@ -4,6 +4,7 @@ import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.ra.support.DeviceSelection;
+import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.SrqSizing;
 import io.rdma.srq.ra.support.admission.Admission;
@@ -49,6 +50,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private String replyTimeout = "1000";
     private String maxSequentialDeliveryFailures = "0";
     private String pauseTimeout = "60000";
+    private String listen = "true";
     private String listenAddress = "0.0.0.0";
     private String listenPort = "7471";
     private String initialFill = "";
@@ -63,6 +65,10 @@ public class SrqActivationSpec implements ActivationSpec {
     private String connectRateLimit = "1000";
     private String authKey = "";
     private String tokenMaxAge = "30000";
+    private String trafficClass = "";
+    private String ackTimeout = "14";
+    private String retryCount = "7";
+    private String rnrRetryCount = "7";
 
     /**
      * Parses and checks every property.
@@ -82,8 +88,7 @@ public class SrqActivationSpec implements ActivationSpec {
                 "at least srqMaxWr, at most the device's max_cqe");
         InboundConfig.PollMode mode = CHECK.oneOf("pollMode", pollMode, InboundConfig.PollMode.class);
         int concurrency = CHECK.integer("maxConcurrency", maxConcurrency, 1, 1024, "endpoints delivering at once");
-        InetAddress listen = listenAddress();
-        int port = CHECK.integer("listenPort", listenPort, 0, 65535, "0 = any free port");
+        InetSocketAddress listening = listening();
         int fill = CHECK.integer("initialFill", blankTo(initialFill, String.valueOf(defaultFill(maxWr, limit))),
                 limit + 1L, maxWr, "receive WRs posted at start: more than srqLimit, at most srqMaxWr");
         InboundConfig.Replenish replenish = CHECK.oneOf("replenishPolicy", replenishPolicy, InboundConfig.Replenish.class);
@@ -95,7 +100,7 @@ public class SrqActivationSpec implements ActivationSpec {
         int drain = CHECK.integer("drainTimeout", drainTimeout, 0, 600_000,
                 "milliseconds deactivation delivers what the CQ holds before counting the rest undelivered");
         return new InboundConfig(selection, srqName == null ? "" : srqName.trim(), srq, buffer, cq, mode, concurrency,
-                new InetSocketAddress(listen, port), fill, replenish, reply, remote, count, Duration.ofMillis(reconnect),
+                listening, fill, replenish, reply, remote, count, Duration.ofMillis(reconnect),
                 Duration.ofMillis(drain), CHECK.integer("maxDeliveryAttempts", maxDeliveryAttempts, 1, 1000,
                         "delivery attempts per message (1: a failed delivery is not repeated)"),
                 CHECK.integer("maxBatchSize", maxBatchSize, 1, Poller.BATCH,
@@ -106,7 +111,25 @@ public class SrqActivationSpec implements ActivationSpec {
                         "dead-lettered messages in a row that pause delivery (0: never pause)"),
                 Duration.ofMillis(CHECK.integer("pauseTimeout", pauseTimeout, 0, 86_400_000,
                         "milliseconds a pause after failures lasts unless resumed (0: until resumed)")),
-                admission());
+                admission(), FabricProperties.parse(CHECK, trafficClass, ackTimeout, retryCount, rnrRetryCount));
+    }
+
+    /**
+     * listen, listenAddress, listenPort: where the activation listens, or null with listen=false,
+     * which needs connectTo (an activation that neither listens nor connects receives nothing).
+     */
+    private InetSocketAddress listening() throws InvalidPropertyException {
+        boolean on = CHECK.oneOf("listen", listen, java.util.List.of(Boolean.TRUE, Boolean.FALSE), String::valueOf);
+        if (!on) {
+            if (connectTo == null || connectTo.isBlank()) {
+                throw CHECK.invalid("listen", "listen=false needs connectTo: an activation that neither listens nor "
+                        + "connects receives nothing");
+            }
+            return null;
+        }
+        InetAddress address = listenAddress();
+        int port = CHECK.integer("listenPort", listenPort, 0, 65535, "0 = any free port");
+        return new InetSocketAddress(address, port);
     }
 
     /** The admission properties: allowedPeers, maxConnections, maxConnectionsPerPeer, connectRateLimit, authKey, tokenMaxAge. */
@@ -399,6 +422,56 @@ public class SrqActivationSpec implements ActivationSpec {
     /** @param maxConcurrency 1..1024 */
     public void setMaxConcurrency(String maxConcurrency) {
         this.maxConcurrency = maxConcurrency;
+    }
+
+    /** @return listen text: true | false */
+    public String getListen() {
+        return listen;
+    }
+
+    /** @param listen true (default): listen on listenAddress:listenPort; false: no listener (needs connectTo) */
+    public void setListen(String listen) {
+        this.listen = listen;
+    }
+
+    /** @return trafficClass text */
+    public String getTrafficClass() {
+        return trafficClass;
+    }
+
+    /** @param trafficClass TOS / traffic class of the connections' packets, 0..255; empty for rdma_cm's */
+    public void setTrafficClass(String trafficClass) {
+        this.trafficClass = trafficClass;
+    }
+
+    /** @return ackTimeout text */
+    public String getAckTimeout() {
+        return ackTimeout;
+    }
+
+    /** @param ackTimeout ACK timeout exponent 1..31: 4.096 µs × 2^n (default 14: 67.1 ms) */
+    public void setAckTimeout(String ackTimeout) {
+        this.ackTimeout = ackTimeout;
+    }
+
+    /** @return retryCount text */
+    public String getRetryCount() {
+        return retryCount;
+    }
+
+    /** @param retryCount transport retries after an ACK timeout, 0..7 (default 7) */
+    public void setRetryCount(String retryCount) {
+        this.retryCount = retryCount;
+    }
+
+    /** @return rnrRetryCount text */
+    public String getRnrRetryCount() {
+        return rnrRetryCount;
+    }
+
+    /** @param rnrRetryCount retries after an RNR NAK, 0..7; 7 (default) = forever */
+    public void setRnrRetryCount(String rnrRetryCount) {
+        this.rnrRetryCount = rnrRetryCount;
     }
 
     /** @return the rdma_cm listen address */

@@ -60,7 +60,7 @@ public record DeviceState(String provider, String device, String ports, boolean 
      * @return the state; {@code unavailable: …} with the errno when the device cannot be opened (ENODEV …)
      */
     public static DeviceState probe(DeviceSelection selection, int port) {
-        try (Context c = selection.open()) {
+        try (Context c = selection.open(null)) {
             return of(c, port, true);
         } catch (VerbsException | RuntimeException e) {
             return new DeviceState(selection.provider().verbsName(), selection.device(),

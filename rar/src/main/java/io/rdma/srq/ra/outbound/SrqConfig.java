@@ -3,6 +3,8 @@ package io.rdma.srq.ra.outbound;
 import io.rdma.srq.api.DeviceAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.ra.support.DeviceSelection;
+import io.rdma.srq.ra.support.FabricProperties;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.SrqSizing;
 import jakarta.resource.spi.InvalidPropertyException;
@@ -19,9 +21,11 @@ import jakarta.resource.spi.InvalidPropertyException;
  *                          (max_wr, max_sge, srq_limit)
  * @param sendBufferSize    the largest message a peer connection sends, bytes
  * @param receiveBufferSize bytes per receive buffer of every pooled SRQ (its slab: max_wr × this)
+ * @param fabric            the fabric settings of every peer connection (trafficClass, ackTimeout,
+ *                          retryCount, rnrRetryCount: {@link FabricProperties})
  */
 public record SrqConfig(DeviceSelection device, int port, SrqAttributes srqDefaults, int sendBufferSize,
-                        int receiveBufferSize) {
+                        int receiveBufferSize, ConnectionParameters fabric) {
 
     /**
      * Parses the text properties.
@@ -36,12 +40,18 @@ public record SrqConfig(DeviceSelection device, int port, SrqAttributes srqDefau
      * @param srqLimit       srqLimit text
      * @param sendBufferSize sendBufferSize text
      * @param receiveBufferSize receiveBufferSize text
+     * @param trafficClass   trafficClass text (empty: rdma_cm's)
+     * @param ackTimeout     ackTimeout text
+     * @param retryCount     retryCount text
+     * @param rnrRetryCount  rnrRetryCount text
      * @return the config
      * @throws InvalidPropertyException naming the first bad property and its range
      */
     public static SrqConfig parse(PropertyCheck check, String provider, String device, String softProfile, String port,
                                   String srqMaxWr, String srqMaxSge, String srqLimit,
-                                  String sendBufferSize, String receiveBufferSize) throws InvalidPropertyException {
+                                  String sendBufferSize, String receiveBufferSize, String trafficClass,
+                                  String ackTimeout, String retryCount, String rnrRetryCount)
+            throws InvalidPropertyException {
         DeviceSelection selection = DeviceSelection.parse(check, provider, device, softProfile);
         int portNum = check.integer("port", port, 1, 255, "ports are numbered 1..phys_port_cnt");
         SrqAttributes srq = SrqSizing.parse(check, srqMaxWr, srqMaxSge, srqLimit);
@@ -54,7 +64,8 @@ public record SrqConfig(DeviceSelection device, int port, SrqAttributes srqDefau
                 "bytes per receive buffer of a pooled SRQ; a longer reply fails its peer with EIO");
         check.inRange("receiveBufferSize", (long) srq.maxWr() * receive, 1, 1L << 34,
                 "srqMaxWr × receiveBufferSize, the default SRQ's registered slab, at most 16 GiB");
-        return new SrqConfig(selection, portNum, srq, send, receive);
+        return new SrqConfig(selection, portNum, srq, send, receive,
+                FabricProperties.parse(check, trafficClass, ackTimeout, retryCount, rnrRetryCount));
     }
 
     /**

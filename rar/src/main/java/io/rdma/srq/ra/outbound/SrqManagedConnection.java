@@ -104,7 +104,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         java.util.List<io.rdma.srq.ra.support.admission.AuthKey> keys = factory.authKeys();
         Context context;
         try {
-            context = config.device().open();
+            context = config.device().open("pooled connection");
         } catch (VerbsException e) {
             throw new ResourceException("cannot open the RDMA device (" + config.device() + "): " + e.getMessage(), e);
         }
@@ -254,7 +254,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             throws VerbsException {
         RcConnection rc = RcConnection.connect(pd, RcConnection.Receives.fromSrq(srq.cq(), srq.srq()),
                 new RcConnection.Sends(config.sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout,
-                Admission.privateDataFor(authKeys, remote));
+                Admission.privateDataFor(authKeys, remote), config.fabric());
         return new PeerLink(rc, remote, srqName, factory.receiveService());
     }
 

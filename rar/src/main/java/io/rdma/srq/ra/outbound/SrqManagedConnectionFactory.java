@@ -7,6 +7,7 @@ import io.rdma.srq.ra.management.DeviceState;
 import io.rdma.srq.ra.management.FigureStatistics;
 import io.rdma.srq.ra.management.StatisticsTable;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
+import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.ra.support.admission.KeyRing;
@@ -74,6 +75,15 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     @ConfigProperty(defaultValue = "", description = "Aliases of the resource adapter's authKeys whose token SrqConnection.connect presents (the first); empty for none")
     private String authKey = "";
 
+    @ConfigProperty(defaultValue = "", description = "TOS / traffic class byte of the peers' packets, 0..255 (RoCE v2: DSCP x 4 + ECN); empty: rdma_cm's")
+    private String trafficClass = "";
+    @ConfigProperty(defaultValue = "14", description = "ACK timeout exponent, 1..31: 4.096 us x 2^n (14 = 67.1 ms); a dead peer is seen after ackTimeout x (retryCount + 1)")
+    private String ackTimeout = "14";
+    @ConfigProperty(defaultValue = "7", description = "Transport retries after an ACK timeout, 0..7")
+    private String retryCount = "7";
+    @ConfigProperty(defaultValue = "7", description = "Retries after an RNR NAK (the peer's SRQ empty), 0..7; 7 = retry forever")
+    private String rnrRetryCount = "7";
+
     private transient ResourceAdapter resourceAdapter;
     private transient ReceiveService receiveService;
     private transient PrintWriter logWriter;
@@ -82,7 +92,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     /** @return the parsed configuration @throws ResourceException naming a bad property and its range */
     public SrqConfig config() throws ResourceException {
         return SrqConfig.parse(CHECK, provider, device, softProfile, port, srqMaxWr, srqMaxSge, srqLimit,
-                sendBufferSize, receiveBufferSize);
+                sendBufferSize, receiveBufferSize, trafficClass, ackTimeout, retryCount, rnrRetryCount);
     }
 
     /** @return the servicing loop of this connection definition's pooled connections */
@@ -108,6 +118,46 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         }
     }
 
+    /** @return trafficClass text */
+    public String getTrafficClass() {
+        return trafficClass;
+    }
+
+    /** @param trafficClass 0..255, empty for rdma_cm's */
+    public void setTrafficClass(String trafficClass) {
+        this.trafficClass = trafficClass;
+    }
+
+    /** @return ackTimeout text */
+    public String getAckTimeout() {
+        return ackTimeout;
+    }
+
+    /** @param ackTimeout 1..31 (4.096 µs × 2^n) */
+    public void setAckTimeout(String ackTimeout) {
+        this.ackTimeout = ackTimeout;
+    }
+
+    /** @return retryCount text */
+    public String getRetryCount() {
+        return retryCount;
+    }
+
+    /** @param retryCount 0..7 */
+    public void setRetryCount(String retryCount) {
+        this.retryCount = retryCount;
+    }
+
+    /** @return rnrRetryCount text */
+    public String getRnrRetryCount() {
+        return rnrRetryCount;
+    }
+
+    /** @param rnrRetryCount 0..7, 7 = forever */
+    public void setRnrRetryCount(String rnrRetryCount) {
+        this.rnrRetryCount = rnrRetryCount;
+    }
+
     /** @return authKey text */
     public String getAuthKey() {
         return authKey;
@@ -124,7 +174,8 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
 
     @Override
     public Object createConnectionFactory(ConnectionManager cm) throws ResourceException {
-        config();
+        SrqConfig c = config();
+        FabricProperties.log("connection definition (" + c.device() + ")", c.fabric());
         authKeys();
         return new SrqConnectionFactoryImpl(this, cm);
     }
@@ -330,7 +381,9 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
                 && Objects.equals(port, f.port) && Objects.equals(receiveBufferSize, f.receiveBufferSize)
                 && Objects.equals(srqMaxWr, f.srqMaxWr) && Objects.equals(srqMaxSge, f.srqMaxSge)
                 && Objects.equals(srqLimit, f.srqLimit) && Objects.equals(sendBufferSize, f.sendBufferSize)
-                && Objects.equals(authKey, f.authKey);
+                && Objects.equals(authKey, f.authKey) && Objects.equals(trafficClass, f.trafficClass)
+                && Objects.equals(ackTimeout, f.ackTimeout) && Objects.equals(retryCount, f.retryCount)
+                && Objects.equals(rnrRetryCount, f.rnrRetryCount);
     }
 
     @Override

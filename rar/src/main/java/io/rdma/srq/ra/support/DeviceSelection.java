@@ -1,11 +1,8 @@
 package io.rdma.srq.ra.support;
 
-import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.Context;
-import io.rdma.srq.verbs.DeviceInfo;
 import io.rdma.srq.verbs.Verbs;
-import io.rdma.srq.verbs.VerbsProvider;
 import io.rdma.srq.verbs.soft.SoftProfile;
 import jakarta.resource.spi.InvalidPropertyException;
 
@@ -17,8 +14,8 @@ import java.util.Objects;
  * {@code softProfile} as the connection definition and the activation both have them, parsed once.
  *
  * @param provider    the verbs provider
- * @param device      a device name, or empty for the provider's first (for the soft provider: the
- *                    device of {@code softProfile})
+ * @param device      a device name, an interface address, {@code gid:} and a GID, or empty (see
+ *                    {@link #open(String)})
  * @param softProfile the soft device's profile, used when the provider is (or {@code auto} falls
  *                    back to) the soft one and no device is named
  */
@@ -69,30 +66,39 @@ public record DeviceSelection(Provider provider, String device, SoftProfile soft
         return new DeviceSelection(p, device == null ? "" : device.trim(), profile);
     }
 
+    /** The prefix of a {@code device} value that names a GID: {@code gid:fe80::200:5eff:fe00:1}. */
+    public static final String GID_PREFIX = "gid:";
+
     /**
-     * Opens the device: the named one, else the soft profile's device on the soft provider, else
-     * the provider's first device.
+     * Opens the device, chosen stably and logged (SRQRA0050; SRQRA0051 when a choice was not made
+     * explicit) — the {@code device} property is one of:
+     * <ul>
+     *   <li>empty: the soft profile's device on the soft provider; on ibverbs the only device, or,
+     *       when there are several, the first by name (not the order of ibv_get_device_list(3), which
+     *       may change across boots) with a WARN naming the others;</li>
+     *   <li>an IP address literal ({@code 10.77.0.1}, {@code fe80::1}): the device whose interface has
+     *       it, as rdma_cm finds it (rdma_bind_addr(3)); on the soft provider an address of the soft
+     *       host that is no device's GID means the soft profile's device;</li>
+     *   <li>{@code gid:} and a GID in IPv6 notation ({@code gid:::ffff:10.77.0.1}): the device with
+     *       that GID in a port's GID table (ibv_query_gid(3));</li>
+     *   <li>anything else: a device name ({@code rxe0}, {@code mlx5_0}).</li>
+     * </ul>
      *
+     * @param who what the device is for, for the log line (e.g. {@code activation of OrdersBean}); null
+     *            logs nothing (a probe)
      * @return the open context
-     * @throws VerbsException ENODEV when the provider lists no device (or not the named one), ENOSYS
-     *                        when the provider cannot run here, or the errno of opening the device
+     * @throws VerbsException ENODEV when the provider lists no device (or not the named one, or none
+     *                        has the GID), EADDRNOTAVAIL for an address no RDMA device's interface has,
+     *                        EINVAL for a malformed GID, ENOSYS when the provider cannot run here, or
+     *                        the errno of opening the device
      */
-    public Context open() throws VerbsException {
-        VerbsProvider p = Verbs.provider(provider.verbsName());
-        if (!device.isEmpty()) {
-            return p.open(device);
-        }
-        if (Verbs.SOFT.equals(p.name())) {
-            return p.open(softProfile.deviceName());
-        }
-        String first = p.devices().stream().findFirst().map(DeviceInfo::name).orElseThrow(() -> new VerbsException(
-                "ibv_get_device_list", Errno.ENODEV, "provider " + p.name() + " lists no device"));
-        return p.open(first);
+    public Context open(String who) throws VerbsException {
+        return DeviceChoice.open(this, who);
     }
 
     @Override
     public String toString() {
-        return "provider " + provider.verbsName() + (device.isEmpty() ? ", its first device (soft: "
+        return "provider " + provider.verbsName() + (device.isEmpty() ? ", its only device or the first by name (soft: "
                 + softProfile.deviceName() + ")" : ", device " + device);
     }
 }

@@ -14,7 +14,8 @@ import org.jboss.logging.annotations.MessageLogger;
  *
  * <p>Id ranges, one per area so that parallel work never collides:
  * <ul>
- *   <li>1–99: adapter and activation lifecycle, device and provider choice</li>
+ *   <li>1–99: adapter and activation lifecycle, device and provider choice (50–59: the device
+ *       chosen, listeners, fabric settings)</li>
  *   <li>100–199: outbound pooled connections, peers, request/reply</li>
  *   <li>200–299: admission control (who may connect)</li>
  *   <li>300–399: inbound delivery (redelivery, dead letters, drain at stop)</li>
@@ -42,6 +43,19 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.INFO)
     @Message(id = 4, value = "pinned memory: %s")
     void pinnedMemoryLimit(String limit);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 50, value = "%s: device %s, chosen %s")
+    void deviceChosen(String who, String device, String why);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 51, value = "%s: no device named and provider %s lists %s: took %s, the first by name; name one "
+            + "with the device property (a name, an interface address, or gid:<GID>)")
+    void deviceNotNamed(String who, String provider, Object devices, String chosen);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 52, value = "%s: fabric settings %s; a peer that stops answering is seen after about %s")
+    void fabricSettings(String who, Object settings, String deadPeer);
 
     // outbound pooled connections, peers, request/reply (100–199)
 

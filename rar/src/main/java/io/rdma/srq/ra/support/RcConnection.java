@@ -5,6 +5,7 @@ import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmRequest;
 import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.ProtectionDomain;
 import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
@@ -140,12 +141,13 @@ public final class RcConnection implements AutoCloseable {
      * @param receives where the receives come from
      * @param sends    how it sends
      * @param request  a CONNECT_REQUEST of a listener on the same device; the caller rejects it on failure
+     * @param fabric   the QP's traffic class, ACK timeout, retry counts
      * @return the connection, accepted (ESTABLISHED follows on the listener)
      * @throws VerbsException as {@link #create}, or the errno of ibv_modify_qp / rdma_accept; nothing is left open
      */
-    public static RcConnection accept(ProtectionDomain pd, Receives receives, Sends sends, CmRequest request)
-            throws VerbsException {
-        return establish(pd, receives, sends, request::accept);
+    public static RcConnection accept(ProtectionDomain pd, Receives receives, Sends sends, CmRequest request,
+                                      ConnectionParameters fabric) throws VerbsException {
+        return establish(pd, receives, sends, qp -> request.accept(qp, fabric));
     }
 
     /**
@@ -158,13 +160,15 @@ public final class RcConnection implements AutoCloseable {
      * @param remote   the listener's address
      * @param timeout  bound for each step
      * @param privateData what the connect request carries (the admission token, or empty), ≤ 56 bytes
+     * @param fabric   the QP's traffic class, ACK timeout, retry counts (also carried in the request)
      * @return the connection, established
      * @throws VerbsException as {@link #create}, or ECONNREFUSED ({@link io.rdma.srq.verbs.ConnectRejectedException}
      *                        on a reject), EHOSTUNREACH, ETIMEDOUT, …; nothing is left open
      */
     public static RcConnection connect(ProtectionDomain pd, Receives receives, Sends sends, InetSocketAddress remote,
-                                       Duration timeout, byte[] privateData) throws VerbsException {
-        return establish(pd, receives, sends, qp -> pd.context().connect(qp, remote, timeout, privateData));
+                                       Duration timeout, byte[] privateData, ConnectionParameters fabric)
+            throws VerbsException {
+        return establish(pd, receives, sends, qp -> pd.context().connect(qp, remote, timeout, privateData, fabric));
     }
 
     private static RcConnection establish(ProtectionDomain pd, Receives receives, Sends sends, Establish how)

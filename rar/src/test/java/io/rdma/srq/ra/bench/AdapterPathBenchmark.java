@@ -62,11 +62,11 @@ public class AdapterPathBenchmark extends SoftDeviceBenchmark {
         spec.setPollMode("busy");
         spec.setMaxConcurrency("1");
         InboundConfig config = spec.config();
-        context = config.device().open();
+        context = config.device().open("bench");
         ProtectionDomain pd = context.allocPd();
         CompletionQueue cq = context.createCq(config.cqSize(), null);
         SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
-        Links links = new Links("bench", pd, cq, srq, config.replyBufferSize(), config.replyTimeout());
+        Links links = new Links("bench", pd, cq, srq, config.replyBufferSize(), config.replyTimeout(), config.fabric());
         poller = new Poller("bench", config, cq, null, new ReceiveBuffers(pd, srq, config), links,
                 new NoOpEndpointFactory(false), wm,
                 new io.rdma.srq.ra.inbound.DeliveryRules("bench", 1, null, (event, loader) -> { }, null,

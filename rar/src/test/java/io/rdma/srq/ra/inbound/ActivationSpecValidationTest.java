@@ -43,7 +43,15 @@ class ActivationSpecValidationTest {
             "listenAddress   | not-an-ip | listenAddress must be an IP address of the device's interface (0.0.0.0 or :: for all), without a port, got 'not-an-ip'",
             "listenAddress   | 10.0.0.1:7471 | listenAddress must be an IP address of the device's interface (0.0.0.0 or :: for all), without a port, got '10.0.0.1:7471'",
             "connectCount    | 0      | connectCount must be in 1..1024 (connections kept to connectTo), got 0",
-            "reconnectInterval | 99   | reconnectInterval must be in 100..3600000 (milliseconds before a failed or lost connection is tried again), got 99"})
+            "reconnectInterval | 99   | reconnectInterval must be in 100..3600000 (milliseconds before a failed or lost connection is tried again), got 99",
+            "listen          | no     | listen must be one of true, false, got 'no'",
+            "listen          | false  | listen=false needs connectTo: an activation that neither listens nor connects receives nothing",
+            "trafficClass    | 256    | trafficClass must be in 0..255 (the TOS byte of the QP's packets, DSCP × 4 + ECN; empty: rdma_cm's), got 256",
+            "trafficClass    | ef     | trafficClass must be an integer in 0..255 (the TOS byte of the QP's packets, DSCP × 4 + ECN; empty: rdma_cm's), got 'ef'",
+            "ackTimeout      | 0      | ackTimeout must be in 1..31 (the ACK timeout 4.096 µs × 2^ackTimeout; 0, which never times out, is not allowed), got 0",
+            "ackTimeout      | 32     | ackTimeout must be in 1..31 (the ACK timeout 4.096 µs × 2^ackTimeout; 0, which never times out, is not allowed), got 32",
+            "retryCount      | 8      | retryCount must be in 0..7 (transport retries after an ACK timeout; a dead peer is seen after ackTimeout × (retryCount + 1)), got 8",
+            "rnrRetryCount   | -1     | rnrRetryCount must be in 0..7 (retries after an RNR NAK; 7 = retry forever), got -1"})
     void badValuesNameThePropertyAndItsRange(String property, String value, String message) throws Exception {
         SrqActivationSpec spec = new SrqActivationSpec();
         SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(property.charAt(0)) + property.substring(1),
@@ -63,6 +71,31 @@ class ActivationSpecValidationTest {
         assertTrue(c.srq().srqLimit() < c.initialFill());
         assertEquals(null, c.connectTo(), "no outgoing connections unless connectTo is set");
         assertEquals(4096, c.replyBufferSize());
+    }
+
+    @Test
+    void fabricDefaultsDoNotWaitForeverForADeadPeer() throws Exception {
+        InboundConfig c = new SrqActivationSpec().config();
+        assertEquals(new io.rdma.srq.verbs.ConnectionParameters(java.util.OptionalInt.empty(),
+                java.util.OptionalInt.of(14), 7, 7), c.fabric());
+        assertEquals(536, c.fabric().deadPeerMillis().orElseThrow(), "67.1 ms × 8 tries");
+        SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setTrafficClass("106");
+        spec.setAckTimeout("12");
+        spec.setRetryCount("3");
+        spec.setRnrRetryCount("2");
+        assertEquals(new io.rdma.srq.verbs.ConnectionParameters(java.util.OptionalInt.of(106),
+                java.util.OptionalInt.of(12), 3, 2), spec.config().fabric());
+    }
+
+    @Test
+    void listenFalseWithConnectToHasNoListenAddress() throws Exception {
+        SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setListen("false");
+        spec.setConnectTo("10.0.0.2:7471");
+        spec.setListenPort("not looked at");
+        assertEquals(null, spec.config().listenAddress());
+        assertEquals(7471, new SrqActivationSpec().config().listenAddress().getPort(), "listen=true is the default");
     }
 
     @Test

@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Admission on rxe0 against rdma-core's own clients, which send no private data: with a key set,
@@ -35,8 +34,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * presenting the token, gets in and is delivered to. Needs the rxe lab; skipped elsewhere with the reason.
  */
 class AdmissionLabTest {
-    private static final String HOW = "needs the rxe lab with rdmacm-utils: run it-tests/lab/run-lab.sh "
-            + "(-Dverbs.provider=ibverbs -Dverbs.device=rxe0 -Dverbs.listenAddress=10.77.0.1)";
+    private static final String HOW = LabTools.HOW;
     private final SrqResourceAdapter ra = new SrqResourceAdapter();
     private final TestBootstrapContext bootstrap = new TestBootstrapContext();
     private final TestEndpointFactory endpoints = new TestEndpointFactory();
@@ -45,10 +43,9 @@ class AdmissionLabTest {
 
     @BeforeEach
     void lab() throws Exception {
-        assumeTrue("ibverbs".equals(System.getProperty("verbs.provider")), HOW);
-        device = System.getProperty("verbs.device");
-        address = System.getProperty("verbs.listenAddress");
-        assumeTrue(device != null && address != null, HOW);
+        LabTools.Target lab = LabTools.target();
+        device = lab.device();
+        address = lab.address();
         byte[] key = new byte[32];
         new java.security.SecureRandom().nextBytes(key);
         ra.setAuthKeys("k1=" + Base64.getEncoder().encodeToString(key));

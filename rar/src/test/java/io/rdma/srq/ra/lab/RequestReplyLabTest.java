@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Request/reply through a pooled connection's pooled SRQ on rxe0: against an activation of this
@@ -36,8 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * order. Needs the rxe lab; skipped elsewhere with the reason.
  */
 class RequestReplyLabTest {
-    private static final String HOW = "needs the rxe lab with rdmacm-utils: run it-tests/lab/run-lab.sh "
-            + "(-Dverbs.provider=ibverbs -Dverbs.device=rxe0 -Dverbs.listenAddress=10.77.0.1)";
+    private static final String HOW = LabTools.HOW;
     private static final Duration T = Duration.ofSeconds(10);
     private final SrqResourceAdapter ra = new SrqResourceAdapter();
     private final TestBootstrapContext bootstrap = new TestBootstrapContext();
@@ -50,10 +48,9 @@ class RequestReplyLabTest {
 
     @BeforeEach
     void lab() throws Exception {
-        assumeTrue("ibverbs".equals(System.getProperty("verbs.provider")), HOW);
-        device = System.getProperty("verbs.device");
-        address = System.getProperty("verbs.listenAddress");
-        assumeTrue(device != null && address != null, HOW);
+        LabTools.Target lab = LabTools.target();
+        device = lab.device();
+        address = lab.address();
         ra.start(bootstrap);
         SrqManagedConnectionFactory mcf = new SrqManagedConnectionFactory();
         mcf.setProvider("ibverbs");

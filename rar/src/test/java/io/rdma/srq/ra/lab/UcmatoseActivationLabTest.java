@@ -20,7 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * An activation against rdma-core's own {@code ucmatose} on rxe0, with a minimal container (test
@@ -31,8 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ({@code ReceiveCompletion.reply}). Needs the rxe lab; skipped elsewhere with the reason.
  */
 class UcmatoseActivationLabTest {
-    private static final String HOW = "needs the rxe lab with rdmacm-utils: run it-tests/lab/run-lab.sh "
-            + "(-Dverbs.provider=ibverbs -Dverbs.device=rxe0 -Dverbs.listenAddress=10.77.0.1)";
+    private static final String HOW = LabTools.HOW;
     private final SrqResourceAdapter ra = new SrqResourceAdapter();
     private final TestBootstrapContext bootstrap = new TestBootstrapContext();
     private final TestEndpointFactory endpoints = new TestEndpointFactory();
@@ -42,10 +40,9 @@ class UcmatoseActivationLabTest {
 
     @BeforeEach
     void lab() throws Exception {
-        assumeTrue("ibverbs".equals(System.getProperty("verbs.provider")), HOW);
-        device = System.getProperty("verbs.device");
-        address = System.getProperty("verbs.listenAddress");
-        assumeTrue(device != null && address != null, HOW);
+        LabTools.Target lab = LabTools.target();
+        device = lab.device();
+        address = lab.address();
         ra.start(bootstrap);
     }
 

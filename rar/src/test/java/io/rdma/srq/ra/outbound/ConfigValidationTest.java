@@ -57,6 +57,10 @@ class ConfigValidationTest {
             "srqLimit    | 1025 | in 0..1024 (0 = not armed, no limit events; at most srqMaxWr)",
             "srqLimit    | 1024 | srqLimit must be in 0..1023 (below srqMaxWr: every buffer is posted), got 1024",
             "receiveBufferSize | abc | must be an integer in 1..1073741824",
+            "trafficClass | 300 | trafficClass must be in 0..255",
+            "ackTimeout   | 0   | ackTimeout must be in 1..31",
+            "retryCount   | 9   | retryCount must be in 0..7",
+            "rnrRetryCount | x  | rnrRetryCount must be an integer in 0..7",
             "receiveBufferSize | 0   | in 1..1073741824",
             "receiveBufferSize | 1073741824 | must be in 1..17179869184 (srqMaxWr × receiveBufferSize, the default SRQ's registered slab, at most 16 GiB), got 1099511627776",
             "sendBufferSize | 0 | in 1..1073741824"})

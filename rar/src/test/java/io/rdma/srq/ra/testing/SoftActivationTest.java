@@ -74,16 +74,10 @@ public abstract class SoftActivationTest extends SoftAdapterTest {
      * @param spec       the spec
      * @param properties pairs of property name and value, set in order
      * @return {@code spec}
-     * @throws ReflectiveOperationException for a property without a setter
+     * @throws Exception for a property without a setter, or one that refuses its value
      */
-    protected static SrqActivationSpec set(SrqActivationSpec spec, String... properties)
-            throws ReflectiveOperationException {
-        for (int i = 0; i < properties.length; i += 2) {
-            String p = properties[i];
-            SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(p.charAt(0)) + p.substring(1), String.class)
-                    .invoke(spec, properties[i + 1]);
-        }
-        return spec;
+    protected static SrqActivationSpec set(SrqActivationSpec spec, String... properties) throws Exception {
+        return BeanProperties.set(spec, properties);
     }
 
     /**

@@ -1,0 +1,75 @@
+package io.rdma.srq.ra.support;
+
+import io.rdma.srq.verbs.ConnectionParameters;
+import jakarta.resource.spi.InvalidPropertyException;
+
+import java.util.OptionalInt;
+
+/**
+ * The fabric-setting properties a connection definition and an activation both have, parsed into
+ * the {@link ConnectionParameters} of every connection they make or accept:
+ * <ul>
+ *   <li>{@code trafficClass}: the TOS / traffic class byte of the QP's packets, 0..255 (RoCE v2: DSCP
+ *       × 4 + ECN, e.g. 106 = DSCP 26); empty: as rdma_cm sets it (0, or configfs
+ *       {@code default_roce_tos});</li>
+ *   <li>{@code ackTimeout}: the ACK timeout exponent, 1..31: 4.096 µs × 2^n (default
+ *       {@value #DEFAULT_ACK_TIMEOUT}: 67.1 ms); 0, which never times out, is refused;</li>
+ *   <li>{@code retryCount}: transport retries after an ACK timeout, 0..7 (default
+ *       {@value #DEFAULT_RETRY_COUNT}): a peer that stopped answering is seen after ackTimeout ×
+ *       (retryCount + 1), with the defaults 0.54 s (the IB spec lets a device take up to 4 × that);</li>
+ *   <li>{@code rnrRetryCount}: retries after an RNR NAK (the peer's SRQ was empty), 0..7, 7 = retry
+ *       forever (IB spec, rdma_connect(3); default {@value #DEFAULT_RNR_RETRY_COUNT}, so a full
+ *       receiver slows its senders down and fails none: the activation's pause relies on it); n &lt; 7
+ *       fails a send with IBV_WC_RNR_RETRY_EXC_ERR after about n × 0.64 ms of an empty SRQ.</li>
+ * </ul>
+ * Source: rdma_connect(3), rdma_accept(3), ibv_modify_qp(3), InfiniBand spec 1.4 vol. 1 9.7.6.1.3.
+ */
+public final class FabricProperties {
+    /** ackTimeout when not set: 4.096 µs × 2^14 = 67.1 ms (what ibv_rc_pingpong and perftest use). */
+    public static final int DEFAULT_ACK_TIMEOUT = 14;
+    /** retryCount when not set. */
+    public static final int DEFAULT_RETRY_COUNT = 7;
+    /** rnrRetryCount when not set: 7, retry forever. */
+    public static final int DEFAULT_RNR_RETRY_COUNT = 7;
+
+    private FabricProperties() {
+    }
+
+    /**
+     * @param check         where errors are reported
+     * @param trafficClass  trafficClass text, empty for rdma_cm's
+     * @param ackTimeout    ackTimeout text, empty for {@value #DEFAULT_ACK_TIMEOUT}
+     * @param retryCount    retryCount text, empty for {@value #DEFAULT_RETRY_COUNT}
+     * @param rnrRetryCount rnrRetryCount text, empty for {@value #DEFAULT_RNR_RETRY_COUNT}
+     * @return the parameters
+     * @throws InvalidPropertyException naming the property and its range
+     */
+    public static ConnectionParameters parse(PropertyCheck check, String trafficClass, String ackTimeout,
+                                             String retryCount, String rnrRetryCount) throws InvalidPropertyException {
+        OptionalInt tc = blank(trafficClass) ? OptionalInt.empty() : OptionalInt.of(check.integer("trafficClass",
+                trafficClass, 0, 255, "the TOS byte of the QP's packets, DSCP × 4 + ECN; empty: rdma_cm's"));
+        int timeout = blank(ackTimeout) ? DEFAULT_ACK_TIMEOUT : check.integer("ackTimeout", ackTimeout, 1, 31,
+                "the ACK timeout 4.096 µs × 2^ackTimeout; 0, which never times out, is not allowed");
+        int retry = blank(retryCount) ? DEFAULT_RETRY_COUNT : check.integer("retryCount", retryCount, 0, 7,
+                "transport retries after an ACK timeout; a dead peer is seen after ackTimeout × (retryCount + 1)");
+        int rnr = blank(rnrRetryCount) ? DEFAULT_RNR_RETRY_COUNT : check.integer("rnrRetryCount", rnrRetryCount, 0, 7,
+                "retries after an RNR NAK; 7 = retry forever");
+        return new ConnectionParameters(tc, OptionalInt.of(timeout), retry, rnr);
+    }
+
+    /**
+     * Logs the settings in force and how long a dead peer takes to be seen (SRQRA0052).
+     *
+     * @param who        the activation or connection definition
+     * @param parameters its settings
+     */
+    public static void log(String who, ConnectionParameters parameters) {
+        RaLogger.LOG.fabricSettings(who, parameters, parameters.deadPeerMillis().isPresent()
+                ? parameters.deadPeerMillis().getAsInt() + " ms (ackTimeout × (retryCount + 1))"
+                : "rdma_cm's ACK timeout × (retryCount + 1)");
+    }
+
+    private static boolean blank(String v) {
+        return v == null || v.isBlank();
+    }
+}
