@@ -29,7 +29,9 @@ public interface SrqReceiveListener {
 
     /**
      * Called for one received message. The completion and its payload view are valid only during
-     * the call: the buffer is reposted to the SRQ afterwards. An exception thrown here is a failed
+     * the call: the buffer is reposted to the SRQ afterwards. To use the message later or on another
+     * thread, take {@link ReceiveCompletion#copy()} and/or {@link ReceiveCompletion#replyHandle()}
+     * during the call. An exception thrown here is a failed
      * attempt: counted, and the message delivered again while maxDeliveryAttempts allow, then
      * dead-lettered ({@link SrqDeadLetter}); the buffer is reposted after the last attempt.
      *

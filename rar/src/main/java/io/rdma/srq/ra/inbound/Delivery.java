@@ -3,7 +3,8 @@ package io.rdma.srq.ra.inbound;
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.api.WcStatus;
+import io.rdma.srq.api.ReceivedMessage;
+import io.rdma.srq.api.ReplyHandle;
 import io.rdma.srq.verbs.WorkCompletionArray;
 import io.rdma.srq.api.SrqBatchFailure;
 import io.rdma.srq.api.SrqBatchListener;
@@ -59,11 +60,9 @@ final class Delivery implements Work {
     private final Consumer<Delivery> ended;
     private final BooleanSupplier abandoned;
     private final int[] buffer;
-    private final long[] wrId;
     private final int[] byteLen;
     private final boolean[] hasImm;
     private final int[] immData;
-    private final int[] srcQp;
     private final int[] qpNum;
     private final long[] connectionId;
     private final DeliveryRules rules;
@@ -103,11 +102,9 @@ final class Delivery implements Work {
         this.ended = ended;
         this.abandoned = abandoned;
         this.buffer = new int[capacity];
-        this.wrId = new long[capacity];
         this.byteLen = new int[capacity];
         this.hasImm = new boolean[capacity];
         this.immData = new int[capacity];
-        this.srcQp = new int[capacity];
         this.qpNum = new int[capacity];
         this.connectionId = new long[capacity];
     }
@@ -115,12 +112,10 @@ final class Delivery implements Work {
     /** Adds the successful completion {@code i} of {@code wcs}; its wr_id is the buffer index. */
     void add(WorkCompletionArray wcs, int i) {
         int k = count++;
-        wrId[k] = wcs.wrId(i);
-        buffer[k] = (int) wrId[k];
+        buffer[k] = (int) wcs.wrId(i);
         byteLen[k] = wcs.byteLen(i);
         hasImm[k] = wcs.hasImm(i);
         immData[k] = hasImm[k] ? wcs.immData(i) : 0;
-        srcQp[k] = wcs.srcQp(i);
         qpNum[k] = wcs.qpNum(i);
         connectionId[k] = links.connectionId(qpNum[k]);
     }
@@ -221,7 +216,7 @@ final class Delivery implements Work {
             if (attempt > rules.maxAttempts() || (failure != null && abandoned.getAsBoolean())) {
                 deadLettered++;
                 pause.deadLettered();
-                rules.deadLetter(new SrqDeadLetter(name, connectionId[k], copy(k), hasImm[k], immData[k], attempt - 1,
+                rules.deadLetter(new SrqDeadLetter(name, connectionId[k], bytes(k), hasImm[k], immData[k], attempt - 1,
                         failure, Instant.now()));
                 return k + 1;
             }
@@ -302,7 +297,7 @@ final class Delivery implements Work {
         }
     }
 
-    private byte[] copy(int k) {
+    private byte[] bytes(int k) {
         return buffers.buffer(buffer[k], byteLen[k]).toArray(ValueLayout.JAVA_BYTE);
     }
 
@@ -324,6 +319,7 @@ final class Delivery implements Work {
         private final int attempt;
         private volatile boolean live = true;
         private ByteBuffer view;
+        private ReplyHandle reply;
 
         private Message(int k, int attempt) {
             this.k = k;
@@ -349,18 +345,6 @@ final class Delivery implements Work {
         }
 
         @Override
-        public long wrId() {
-            checkLive();
-            return wrId[k];
-        }
-
-        @Override
-        public WcStatus status() {
-            checkLive();
-            return WcStatus.SUCCESS;
-        }
-
-        @Override
         public int byteLen() {
             checkLive();
             return byteLen[k];
@@ -376,12 +360,6 @@ final class Delivery implements Work {
         public int immData() {
             checkLive();
             return immData[k];
-        }
-
-        @Override
-        public int srcQp() {
-            checkLive();
-            return srcQp[k];
         }
 
         @Override
@@ -402,25 +380,37 @@ final class Delivery implements Work {
         @Override
         public byte[] copyPayload() {
             checkLive();
-            return copy(k);
+            return bytes(k);
+        }
+
+        @Override
+        public ReceivedMessage copy() {
+            checkLive();
+            return ReceivedMessage.of(bytes(k), hasImm[k], immData[k], attempt, replyHandle());
+        }
+
+        @Override
+        public ReplyHandle replyHandle() {
+            checkLive();
+            if (reply == null) {
+                reply = new ConnectionReply(links, qpNum[k], connectionId[k], hasImm[k] ? immData[k] : null);
+            }
+            return reply;
         }
 
         @Override
         public void reply(ByteBuffer message) throws VerbsException {
-            checkLive();
-            links.reply(qpNum[k], connectionId[k], message, hasImm[k] ? immData[k] : null);
+            replyHandle().reply(message);
         }
 
         @Override
         public void reply(ByteBuffer message, int imm) throws VerbsException {
-            checkLive();
-            links.reply(qpNum[k], connectionId[k], message, imm);
+            replyHandle().reply(message, imm);
         }
 
         @Override
         public String toString() {
-            return "ReceiveCompletion[wr_id=" + wrId[k] + ", byte_len=" + byteLen[k] + ", src_qp=" + srcQp[k]
-                    + ", qp_num=" + qpNum[k] + ", connection=" + connectionId[k] + ", attempt=" + attempt + (hasImm[k] ? ", imm_data=" + immData[k] : "") + (live ? "" : ", ended")
+            return "ReceiveCompletion[byte_len=" + byteLen[k] + ", qp_num=" + qpNum[k] + ", connection=" + connectionId[k] + ", attempt=" + attempt + (hasImm[k] ? ", imm_data=" + immData[k] : "") + (live ? "" : ", ended")
                     + "]";
         }
     }
