@@ -30,6 +30,8 @@ public final class ActivationStatistics {
     private final int fill;
     private final int connections;
     private final Map<String, Long> rejectedByReason;
+    private final long copiedOut;
+    private final long slowDisconnects;
 
     private ActivationStatistics(Builder b) {
         this.srqName = Objects.requireNonNull(b.srqName, "srqName");
@@ -49,6 +51,8 @@ public final class ActivationStatistics {
         this.fill = b.fill;
         this.connections = b.connections;
         this.rejectedByReason = Collections.unmodifiableMap(new LinkedHashMap<>(b.rejectedByReason));
+        this.copiedOut = b.copiedOut;
+        this.slowDisconnects = b.slowDisconnects;
     }
 
     /** {@return a builder: srqName and device must be set, counters are 0 and the map empty unless set} */
@@ -145,6 +149,24 @@ public final class ActivationStatistics {
         return rejectedByReason;
     }
 
+    /**
+     * {@return messages copied out of the SRQ into the heap because their connection already held
+     *          maxHeldPerConnection receive buffers (ordering=connection): they were delivered from the
+     *          copy, in order, and their buffers went back to the SRQ at once}
+     */
+    public long copiedOut() {
+        return copiedOut;
+    }
+
+    /**
+     * {@return connections disconnected because they held maxHeldPerConnection buffers with as many
+     *          messages again waiting in copies (ordering=connection; WARN SRQRA0330); what they had
+     *          sent was still delivered}
+     */
+    public long slowDisconnects() {
+        return slowDisconnects;
+    }
+
     /** {@return connect requests rejected since activation, all reasons} */
     public long rejected() {
         return rejectedByReason.values().stream().mapToLong(Long::longValue).sum();
@@ -169,12 +191,16 @@ public final class ActivationStatistics {
                 && connections == s.connections
                 && srqName.equals(s.srqName)
                 && device.equals(s.device)
-                && rejectedByReason.equals(s.rejectedByReason);
+                && rejectedByReason.equals(s.rejectedByReason)
+                && copiedOut == s.copiedOut
+                && slowDisconnects == s.slowDisconnects;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(srqName, device, posted, completed, delivered, undelivered, endpointFailures, redelivered, deadLettered, pauses, paused, errorCompletions, limitEvents, outstanding, fill, connections, rejectedByReason);
+        return Objects.hash(srqName, device, posted, completed, delivered, undelivered, endpointFailures, redelivered,
+                deadLettered, pauses, paused, errorCompletions, limitEvents, outstanding, fill, connections,
+                rejectedByReason, copiedOut, slowDisconnects);
     }
 
     @Override
@@ -195,7 +221,8 @@ public final class ActivationStatistics {
                 + ", outstanding=" + outstanding
                 + ", fill=" + fill
                 + ", connections=" + connections
-                + ", rejectedByReason=" + rejectedByReason + "]";
+                + ", rejectedByReason=" + rejectedByReason
+                + ", copiedOut=" + copiedOut + ", slowDisconnects=" + slowDisconnects + "]";
     }
 
     /** Builds an {@link ActivationStatistics} (the adapter's). Not thread-safe. */
@@ -217,6 +244,8 @@ public final class ActivationStatistics {
         private int fill;
         private int connections;
         private Map<String, Long> rejectedByReason = Map.of();
+        private long copiedOut;
+        private long slowDisconnects;
 
         private Builder() {
         }
@@ -320,6 +349,18 @@ public final class ActivationStatistics {
         /** @param v rejected connect requests by reason name, copied in its order @return this */
         public Builder rejectedByReason(Map<String, Long> v) {
             rejectedByReason = Objects.requireNonNull(v, "rejectedByReason");
+            return this;
+        }
+
+        /** @param v messages copied out past maxHeldPerConnection @return this */
+        public Builder copiedOut(long v) {
+            copiedOut = v;
+            return this;
+        }
+
+        /** @param v connections disconnected for holding too much @return this */
+        public Builder slowDisconnects(long v) {
+            slowDisconnects = v;
             return this;
         }
 

@@ -65,6 +65,8 @@ final class Delivery implements Work {
     private final int[] immData;
     private final int[] qpNum;
     private final long[] connectionId;
+    /** Messages copied out of the SRQ (ordering=connection past maxHeldPerConnection); null: in the buffer. */
+    private final byte[][] copied;
     private final DeliveryRules rules;
     private final FailurePause pause;
     private final boolean batchListener;
@@ -107,12 +109,14 @@ final class Delivery implements Work {
         this.immData = new int[capacity];
         this.qpNum = new int[capacity];
         this.connectionId = new long[capacity];
+        this.copied = new byte[capacity][];
     }
 
     /** Adds the successful completion {@code i} of {@code wcs}; its wr_id is the buffer index. */
     void add(WorkCompletionArray wcs, int i) {
         int k = count++;
         buffer[k] = (int) wcs.wrId(i);
+        copied[k] = null;
         byteLen[k] = wcs.byteLen(i);
         hasImm[k] = wcs.hasImm(i);
         immData[k] = hasImm[k] ? wcs.immData(i) : 0;
@@ -120,8 +124,30 @@ final class Delivery implements Work {
         connectionId[k] = links.connectionId(qpNum[k]);
     }
 
+    /** Adds a message that waited in its connection's lane ({@link ConnectionLanes}). */
+    void add(ConnectionLanes.Waiting w) {
+        int k = count++;
+        buffer[k] = w.buffer();
+        byteLen[k] = w.byteLen();
+        hasImm[k] = w.hasImm();
+        immData[k] = w.immData();
+        qpNum[k] = w.qpNum();
+        connectionId[k] = w.connectionId();
+        copied[k] = w.bytes();
+    }
+
     int count() {
         return count;
+    }
+
+    /** @return messages the batch holds at most */
+    int capacity() {
+        return buffer.length;
+    }
+
+    /** @return the connection id of message {@code k} */
+    long connectionId(int k) {
+        return connectionId[k];
     }
 
     int failures() {
@@ -143,12 +169,14 @@ final class Delivery implements Work {
         return skipped;
     }
 
+    /** @return the receive buffer (wr_id) of message {@code k}; -1 when it was copied out */
     int buffer(int k) {
         return buffer[k];
     }
 
     /** Empties the batch for reuse (poller only, after it came back). */
     void clear() {
+        java.util.Arrays.fill(copied, 0, count, null);
         count = 0;
         failures = 0;
         skipped = 0;
@@ -298,6 +326,9 @@ final class Delivery implements Work {
     }
 
     private byte[] bytes(int k) {
+        if (copied[k] != null) {
+            return copied[k].clone();
+        }
         return buffers.buffer(buffer[k], byteLen[k]).toArray(ValueLayout.JAVA_BYTE);
     }
 
@@ -307,6 +338,9 @@ final class Delivery implements Work {
     }
 
     private ByteBuffer view(int k) {
+        if (copied[k] != null) {
+            return ByteBuffer.wrap(copied[k]).asReadOnlyBuffer();
+        }
         if (views == null) {
             views = Arena.ofConfined();
         }

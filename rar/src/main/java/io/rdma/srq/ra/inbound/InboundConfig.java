@@ -41,6 +41,11 @@ import java.time.Duration;
  *                          connectRateLimit, the authKey keys and tokenMaxAge
  * @param maxSequentialDeliveryFailures dead-lettered messages in a row that pause delivery, 0 for never
  * @param pauseTimeout      how long such a pause lasts unless resumed by management; zero: until resumed
+ * @param ordering          none | connection: whether messages of one connection are delivered in
+ *                          arrival order, one at a time ({@link Ordering})
+ * @param maxHeldPerConnection messages of one connection that may wait in receive buffers behind its
+ *                          delivery in progress under ordering=connection, min(32, srqMaxWr)..srqMaxWr;
+ *                          beyond it its messages are copied out of the SRQ ({@link ConnectionLanes})
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,
@@ -48,7 +53,7 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
                             Duration reconnectInterval, Duration drainTimeout,
                             int maxDeliveryAttempts, int maxBatchSize, Duration replyTimeout,
                             int maxSequentialDeliveryFailures, Duration pauseTimeout,
-                            Admission.Policy admission) {
+                            Admission.Policy admission, Ordering ordering, int maxHeldPerConnection) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {
@@ -58,6 +63,20 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
         EVENT,
         /** spins a while after traffic, then sleeps on the completion channel. */
         ADAPTIVE
+    }
+
+    /** Delivery order (property ordering: the name in lower case). */
+    public enum Ordering {
+        /**
+         * the default: batches of one CQ poll go to up to maxConcurrency endpoints at once, so
+         * messages of one connection may be processed concurrently and out of arrival order.
+         */
+        NONE,
+        /**
+         * messages of one connection are delivered in arrival order and never concurrently;
+         * different connections in parallel, up to maxConcurrency (the Kafka-partition model).
+         */
+        CONNECTION
     }
 
     /** How the fill level reacts to SRQ-limit events (property replenishPolicy: the name in lower case). */

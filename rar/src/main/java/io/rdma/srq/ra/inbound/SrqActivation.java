@@ -288,6 +288,7 @@ public final class SrqActivation {
                 .deadLettered(poller.deadLettered()).pauses(poller.pauses()).paused(poller.paused())
                 .errorCompletions(poller.errors()).limitEvents(control.limitEvents())
                 .outstanding(buffers.outstanding()).fill(buffers.fill()).connections(links.size())
-                .rejectedByReason(admission.rejectedByReason()).build();
+                .rejectedByReason(admission.rejectedByReason()).copiedOut(poller.copiedOut())
+                .slowDisconnects(poller.slowDisconnects()).build();
     }
 }
