@@ -25,11 +25,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 abstract class ActivationFixture {
     protected final SrqResourceAdapter ra = new SrqResourceAdapter();
     protected final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    protected final TestEndpointFactory endpoints = new TestEndpointFactory();
+    protected final TestEndpointFactory endpoints;
     /** Events fired to the application's observers, in order. */
     protected final List<Object> events = new CopyOnWriteArrayList<>();
     private final List<SoftSender> senders = new ArrayList<>();
     private int liveBefore;
+
+    /** With message-listener endpoints. */
+    protected ActivationFixture() {
+        this(false);
+    }
+
+    /** @param batch whether the endpoints implement SrqBatchListener */
+    protected ActivationFixture(boolean batch) {
+        this.endpoints = new TestEndpointFactory(batch);
+    }
 
     @BeforeEach
     void startAdapter() throws Exception {

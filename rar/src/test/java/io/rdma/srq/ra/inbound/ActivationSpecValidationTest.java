@@ -43,6 +43,9 @@ class ActivationSpecValidationTest {
             "listenAddress   | not-an-ip | listenAddress must be an IP address of the device's interface (0.0.0.0 or :: for all), without a port, got 'not-an-ip'",
             "listenAddress   | 10.0.0.1:7471 | listenAddress must be an IP address of the device's interface (0.0.0.0 or :: for all), without a port, got '10.0.0.1:7471'",
             "connectCount    | 0      | connectCount must be in 1..1024 (connections kept to connectTo), got 0",
+            "ordering        | partition | ordering must be one of none, connection, got 'partition'",
+            "maxHeldPerConnection | 8 | maxHeldPerConnection must be in 32..1024 (messages of one connection waiting in receive buffers under ordering=connection: 32 (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr), got 8",
+            "maxHeldPerConnection | 2000 | maxHeldPerConnection must be in 32..1024 (messages of one connection waiting in receive buffers under ordering=connection: 32 (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr), got 2000",
             "reconnectInterval | 99   | reconnectInterval must be in 100..3600000 (milliseconds before a failed or lost connection is tried again), got 99"})
     void badValuesNameThePropertyAndItsRange(String property, String value, String message) throws Exception {
         SrqActivationSpec spec = new SrqActivationSpec();
@@ -63,6 +66,18 @@ class ActivationSpecValidationTest {
         assertTrue(c.srq().srqLimit() < c.initialFill());
         assertEquals(null, c.connectTo(), "no outgoing connections unless connectTo is set");
         assertEquals(4096, c.replyBufferSize());
+        assertEquals(InboundConfig.Ordering.NONE, c.ordering());
+        assertEquals(128, c.maxHeldPerConnection(), "an eighth of srqMaxWr");
+    }
+
+    @Test
+    void maxHeldPerConnectionFollowsASmallSrq() throws Exception {
+        SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setSrqMaxWr("16");
+        spec.setSrqLimit("0");
+        assertEquals(16, spec.config().maxHeldPerConnection(), "srqMaxWr when below one poll of the CQ");
+        spec.setSrqMaxWr("100");
+        assertEquals(32, spec.config().maxHeldPerConnection(), "at least one poll of the CQ");
     }
 
     @Test
