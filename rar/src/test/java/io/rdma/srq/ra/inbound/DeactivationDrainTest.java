@@ -9,6 +9,8 @@ import io.rdma.srq.verbs.soft.SoftProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,10 +80,11 @@ class DeactivationDrainTest {
         }
     }
 
-    @Test
-    void midStreamDeactivationWithABacklogLargerThanTheDrainLosesNothingSilently() throws Exception {
+    @ParameterizedTest(name = "ordering={0}")
+    @ValueSource(strings = {"none", "connection"})
+    void midStreamDeactivationWithABacklogLargerThanTheDrainLosesNothingSilently(String ordering) throws Exception {
         SrqActivationSpec spec = spec("srqMaxWr", "512", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "2",
-                "drainTimeout", "200");
+                "drainTimeout", "200", "ordering", ordering);
         ra.endpointActivation(endpoints, spec);
         SrqActivation a = ra.activations().getFirst();
         endpoints.behaviour(c -> LockSupport.parkNanos(2_000_000)); // a slow MDB: 2 ms a message
