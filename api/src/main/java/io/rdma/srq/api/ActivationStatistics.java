@@ -250,121 +250,218 @@ public final class ActivationStatistics {
         private Builder() {
         }
 
-        /** @param v the SRQ's name @return this */
+        /**
+         * Sets {@code srqName}.
+         *
+         * @param v the SRQ's name
+         * @return this
+         */
         public Builder srqName(String v) {
             srqName = v;
             return this;
         }
 
-        /** @param v the device @return this */
+        /**
+         * Sets {@code device}.
+         *
+         * @param v the device
+         * @return this
+         */
         public Builder device(String v) {
             device = v;
             return this;
         }
 
-        /** @param v receive WRs posted to the SRQ since activation @return this */
+        /**
+         * Sets {@code posted}.
+         *
+         * @param v receive WRs posted to the SRQ since activation
+         * @return this
+         */
         public Builder posted(long v) {
             posted = v;
             return this;
         }
 
-        /** @param v receive work completions polled (success and error) @return this */
+        /**
+         * Sets {@code completed}.
+         *
+         * @param v receive work completions polled (success and error)
+         * @return this
+         */
         public Builder completed(long v) {
             completed = v;
             return this;
         }
 
-        /** @param v messages delivered to an endpoint (onReceive returned or threw) @return this */
+        /**
+         * Sets {@code delivered}.
+         *
+         * @param v messages delivered to an endpoint (onReceive returned or threw)
+         * @return this
+         */
         public Builder delivered(long v) {
             delivered = v;
             return this;
         }
 
-        /** @param v messages received (acknowledged to their sender) but never delivered: left in the CQ or in a batch when deactivation's drain timeout passed @return this */
+        /**
+         * Sets {@code undelivered}.
+         *
+         * @param v messages received (acknowledged to their sender) but never delivered: left in the CQ or in a batch when deactivation's drain timeout passed
+         * @return this
+         */
         public Builder undelivered(long v) {
             undelivered = v;
             return this;
         }
 
-        /** @param v failed delivery attempts: onReceive (or before/afterDelivery) threw, or the container transaction of the delivery rolled back @return this */
+        /**
+         * Sets {@code endpointFailures}.
+         *
+         * @param v failed delivery attempts: onReceive (or before/afterDelivery) threw, or the container transaction of the delivery rolled back
+         * @return this
+         */
         public Builder endpointFailures(long v) {
             endpointFailures = v;
             return this;
         }
 
-        /** @param v delivery attempts after a failed one (activation property maxDeliveryAttempts) @return this */
+        /**
+         * Sets {@code redelivered}.
+         *
+         * @param v delivery attempts after a failed one (activation property maxDeliveryAttempts)
+         * @return this
+         */
         public Builder redelivered(long v) {
             redelivered = v;
             return this;
         }
 
-        /** @param v messages whose every attempt failed: {@link SrqDeadLetter} was fired for each @return this */
+        /**
+         * Sets {@code deadLettered}.
+         *
+         * @param v messages whose every attempt failed: {@link SrqDeadLetter} was fired for each
+         * @return this
+         */
         public Builder deadLettered(long v) {
             deadLettered = v;
             return this;
         }
 
-        /** @param v pauses after maxSequentialDeliveryFailures dead-lettered messages in a row @return this */
+        /**
+         * Sets {@code pauses}.
+         *
+         * @param v pauses after maxSequentialDeliveryFailures dead-lettered messages in a row
+         * @return this
+         */
         public Builder pauses(long v) {
             pauses = v;
             return this;
         }
 
-        /** @param v whether delivery is paused now (completions wait in the CQ) @return this */
+        /**
+         * Sets {@code paused}.
+         *
+         * @param v whether delivery is paused now (completions wait in the CQ)
+         * @return this
+         */
         public Builder paused(boolean v) {
             paused = v;
             return this;
         }
 
-        /** @param v completions with a status other than SUCCESS (never delivered) @return this */
+        /**
+         * Sets {@code errorCompletions}.
+         *
+         * @param v completions with a status other than SUCCESS (never delivered)
+         * @return this
+         */
         public Builder errorCompletions(long v) {
             errorCompletions = v;
             return this;
         }
 
-        /** @param v IBV_EVENT_SRQ_LIMIT_REACHED taken @return this */
+        /**
+         * Sets {@code limitEvents}.
+         *
+         * @param v IBV_EVENT_SRQ_LIMIT_REACHED taken
+         * @return this
+         */
         public Builder limitEvents(long v) {
             limitEvents = v;
             return this;
         }
 
-        /** @param v receive WRs posted and not yet consumed, now @return this */
+        /**
+         * Sets {@code outstanding}.
+         *
+         * @param v receive WRs posted and not yet consumed, now
+         * @return this
+         */
         public Builder outstanding(long v) {
             outstanding = v;
             return this;
         }
 
-        /** @param v the current fill level target @return this */
+        /**
+         * Sets {@code fill}.
+         *
+         * @param v the current fill level target
+         * @return this
+         */
         public Builder fill(int v) {
             fill = v;
             return this;
         }
 
-        /** @param v connections on the SRQ now @return this */
+        /**
+         * Sets {@code connections}.
+         *
+         * @param v connections on the SRQ now
+         * @return this
+         */
         public Builder connections(int v) {
             connections = v;
             return this;
         }
 
-        /** @param v rejected connect requests by reason name, copied in its order @return this */
+        /**
+         * Sets {@code rejectedByReason}.
+         *
+         * @param v rejected connect requests by reason name, copied in its order
+         * @return this
+         */
         public Builder rejectedByReason(Map<String, Long> v) {
             rejectedByReason = Objects.requireNonNull(v, "rejectedByReason");
             return this;
         }
 
-        /** @param v messages copied out past maxHeldPerConnection @return this */
+        /**
+         * Sets {@code copiedOut}.
+         *
+         * @param v messages copied out past maxHeldPerConnection
+         * @return this
+         */
         public Builder copiedOut(long v) {
             copiedOut = v;
             return this;
         }
 
-        /** @param v connections disconnected for holding too much @return this */
+        /**
+         * Sets {@code slowDisconnects}.
+         *
+         * @param v connections disconnected for holding too much
+         * @return this
+         */
         public Builder slowDisconnects(long v) {
             slowDisconnects = v;
             return this;
         }
 
         /**
+         * Builds the snapshot.
+         *
          * @return the snapshot
          * @throws NullPointerException naming srqName or device when one was not set
          */

@@ -92,37 +92,64 @@ public final class SrqLimitReached {
         private Builder() {
         }
 
-        /** @param v the SRQ's name @return this */
+        /**
+         * Sets {@code srqName}.
+         *
+         * @param v the SRQ's name
+         * @return this
+         */
         public Builder srqName(String v) {
             srqName = v;
             return this;
         }
 
-        /** @param v the device name @return this */
+        /**
+         * Sets {@code device}.
+         *
+         * @param v the device name
+         * @return this
+         */
         public Builder device(String v) {
             device = v;
             return this;
         }
 
-        /** @param v the srq_limit that fired, WRs @return this */
+        /**
+         * Sets {@code limit}.
+         *
+         * @param v the srq_limit that fired, WRs
+         * @return this
+         */
         public Builder limit(int v) {
             limit = v;
             return this;
         }
 
-        /** @param v receive WRs outstanding when handled @return this */
+        /**
+         * Sets {@code outstanding}.
+         *
+         * @param v receive WRs outstanding when handled
+         * @return this
+         */
         public Builder outstanding(int v) {
             outstanding = v;
             return this;
         }
 
-        /** @param v when the adapter took the event @return this */
+        /**
+         * Sets {@code time}.
+         *
+         * @param v when the adapter took the event
+         * @return this
+         */
         public Builder time(Instant v) {
             time = v;
             return this;
         }
 
         /**
+         * Builds the event.
+         *
          * @return the event
          * @throws NullPointerException naming srqName, device or time when one was not set
          */
