@@ -12,9 +12,16 @@ package io.rdma.srq.api;
  * above 1 it is <b>at-least-once</b>: a failed call (an exception out of it, or a rolled-back
  * container transaction) is repeated until one succeeds or the attempts run out, then
  * {@link SrqDeadLetter} is fired; a listener with effects outside the container transaction may see
- * a message twice ({@link ReceiveCompletion#deliveryAttempt()} tells a redelivery). Nothing is
- * durable: receive buffers are memory. With maxConcurrency above 1, messages of one connection may
- * be processed concurrently and out of arrival order.
+ * a message twice ({@link ReceiveCompletion#deliveryAttempt()} tells a redelivery). Not
+ * exactly-once, and nothing is durable: receive buffers are memory, a crash loses what they hold.
+ *
+ * <p>Order: with activation property ordering {@code none} (the default) and maxConcurrency above
+ * 1, messages of one connection may be processed concurrently and out of arrival order. With
+ * {@code ordering=connection} the messages of one connection ({@link ReceiveCompletion#connectionId()})
+ * are delivered in arrival order, one at a time (a redelivery before the next), different
+ * connections in parallel up to maxConcurrency; a connection that falls behind by more than
+ * maxHeldPerConnection messages is copied out of the SRQ, then disconnected, so it cannot starve
+ * the others. Order across connections is never promised.
  *
  * <pre>{@code
  * @MessageDriven(activationConfig = {
