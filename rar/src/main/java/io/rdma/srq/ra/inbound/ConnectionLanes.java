@@ -82,10 +82,11 @@ final class ConnectionLanes {
             buffer = -1;
             copiedOut.increment();
             if (++lane.copied >= maxHeld && !lane.evicted) {
-                lane.evicted = true;
-                evicted.increment();
-                RaLogger.LOG.slowConnectionDisconnected(name, connectionId, lane.held, lane.copied);
-                links.evict(qpNum, connectionId);
+                lane.evicted = true; // once: what it sent before the disconnect still arrives
+                if (links.evict(qpNum, connectionId)) {
+                    evicted.increment();
+                    RaLogger.LOG.slowConnectionDisconnected(name, connectionId, lane.held, lane.copied);
+                }
             }
         } else {
             lane.held++;

@@ -129,11 +129,12 @@ public final class Links {
      *
      * @param qpNum        the connection's qp_num
      * @param connectionId its id
+     * @return whether it was still connected (false: gone already, nothing done)
      */
-    void evict(int qpNum, long connectionId) {
+    boolean evict(int qpNum, long connectionId) {
         RcConnection link = byQpNum.get(qpNum);
         if (link == null || connectionId(qpNum) != connectionId) {
-            return;
+            return false;
         }
         try {
             link.qp().moveToError();
@@ -143,6 +144,7 @@ public final class Links {
         } catch (VerbsException | RuntimeException e) {
             drop(qpNum);
         }
+        return true;
     }
 
     /**
