@@ -32,6 +32,7 @@ public final class ActivationStatistics {
     private final Map<String, Long> rejectedByReason;
     private final long copiedOut;
     private final long slowDisconnects;
+    private final int retained;
 
     private ActivationStatistics(Builder b) {
         this.srqName = Objects.requireNonNull(b.srqName, "srqName");
@@ -53,6 +54,7 @@ public final class ActivationStatistics {
         this.rejectedByReason = Collections.unmodifiableMap(new LinkedHashMap<>(b.rejectedByReason));
         this.copiedOut = b.copiedOut;
         this.slowDisconnects = b.slowDisconnects;
+        this.retained = b.retained;
     }
 
     /** {@return a builder: srqName and device must be set, counters are 0 and the map empty unless set} */
@@ -151,8 +153,9 @@ public final class ActivationStatistics {
 
     /**
      * {@return messages copied out of the SRQ into the heap because their connection already held
-     *          maxHeldPerConnection receive buffers (ordering=connection): they were delivered from the
-     *          copy, in order, and their buffers went back to the SRQ at once}
+     *          maxHeldPerConnection receive buffers: waiting under ordering=connection (delivered from
+     *          the copy, in order), or retained ({@link ReceiveCompletion#retain()} gave a heap copy);
+     *          their buffers went back to the SRQ at once}
      */
     public long copiedOut() {
         return copiedOut;
@@ -165,6 +168,14 @@ public final class ActivationStatistics {
      */
     public long slowDisconnects() {
         return slowDisconnects;
+    }
+
+    /**
+     * {@return receive buffers kept past their listener call by {@link RetainedMessage}s now (out of
+     *          the SRQ until released)}
+     */
+    public int retained() {
+        return retained;
     }
 
     /** {@return connect requests rejected since activation, all reasons} */
@@ -193,14 +204,15 @@ public final class ActivationStatistics {
                 && device.equals(s.device)
                 && rejectedByReason.equals(s.rejectedByReason)
                 && copiedOut == s.copiedOut
-                && slowDisconnects == s.slowDisconnects;
+                && slowDisconnects == s.slowDisconnects
+                && retained == s.retained;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(srqName, device, posted, completed, delivered, undelivered, endpointFailures, redelivered,
                 deadLettered, pauses, paused, errorCompletions, limitEvents, outstanding, fill, connections,
-                rejectedByReason, copiedOut, slowDisconnects);
+                rejectedByReason, copiedOut, slowDisconnects, retained);
     }
 
     @Override
@@ -222,7 +234,8 @@ public final class ActivationStatistics {
                 + ", fill=" + fill
                 + ", connections=" + connections
                 + ", rejectedByReason=" + rejectedByReason
-                + ", copiedOut=" + copiedOut + ", slowDisconnects=" + slowDisconnects + "]";
+                + ", copiedOut=" + copiedOut + ", slowDisconnects=" + slowDisconnects
+                + ", retained=" + retained + "]";
     }
 
     /** Builds an {@link ActivationStatistics} (the adapter's). Not thread-safe. */
@@ -246,6 +259,7 @@ public final class ActivationStatistics {
         private Map<String, Long> rejectedByReason = Map.of();
         private long copiedOut;
         private long slowDisconnects;
+        private int retained;
 
         private Builder() {
         }
@@ -456,6 +470,17 @@ public final class ActivationStatistics {
          */
         public Builder slowDisconnects(long v) {
             slowDisconnects = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code retained}.
+         *
+         * @param v receive buffers retained now
+         * @return this
+         */
+        public Builder retained(int v) {
+            retained = v;
             return this;
         }
 

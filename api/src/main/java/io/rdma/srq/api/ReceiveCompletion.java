@@ -13,6 +13,8 @@ import java.nio.ByteBuffer;
  *       reply handle), usable from any thread later;</li>
  *   <li>{@link #replyHandle()}: the way back to the sender, usable from any thread later, failing
  *       with ENOTCONN once the connection is gone;</li>
+ *   <li>{@link #retain()}: the message kept in its receive buffer, without a copy, until released
+ *       (counted against the activation's bound);</li>
  *   <li>{@link #copyPayload()}: the bytes alone.</li>
  * </ul>
  * The work completion's wr_id (the adapter's buffer index), status (always SUCCESS: error
@@ -65,6 +67,17 @@ public interface ReceiveCompletion {
      * @throws IllegalStateException after the call returned
      */
     ReceivedMessage copy();
+
+    /**
+     * {@return the message kept in its receive buffer until {@link RetainedMessage#release()}, usable
+     *          from any thread: no copy, but a buffer of the shared SRQ is out of use meanwhile and
+     *          counts against maxHeldPerConnection (per connection) and half of srqMaxWr (in all);
+     *          past either the message is copied to the heap instead (counted copiedOut). A second
+     *          call for the same message returns a heap copy}
+     *
+     * @throws IllegalStateException after the call returned
+     */
+    RetainedMessage retain();
 
     /**
      * {@return a handle that replies on this message's connection as {@link #reply(ByteBuffer)} does,

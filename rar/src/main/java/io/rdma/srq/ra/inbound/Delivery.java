@@ -5,6 +5,7 @@ import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.api.ReceivedMessage;
 import io.rdma.srq.api.ReplyHandle;
+import io.rdma.srq.api.RetainedMessage;
 import io.rdma.srq.verbs.WorkCompletionArray;
 import io.rdma.srq.api.SrqBatchFailure;
 import io.rdma.srq.api.SrqBatchListener;
@@ -67,6 +68,9 @@ final class Delivery implements Work {
     private final long[] connectionId;
     /** Messages copied out of the SRQ (ordering=connection past maxHeldPerConnection); null: in the buffer. */
     private final byte[][] copied;
+    /** Messages whose buffer a RetainedMessage took over; null: the poller takes the buffer back. */
+    private final RetainedMessage[] retainedBy;
+    private final RetainedBuffers retained;
     private final DeliveryRules rules;
     private final FailurePause pause;
     private final boolean batchListener;
@@ -89,10 +93,12 @@ final class Delivery implements Work {
      * @param abandoned true once deactivation's drain timeout passed: messages not yet begun are skipped
      * @param rules     attempts per message, transaction watch, dead letters
      * @param pause     told of every success and dead letter (the pause after consecutive failures)
+     * @param retained  where retain() keeps buffers past the call
      * @param capacity  messages per batch at most
      */
     Delivery(String name, EndpointPool endpoints, ReceiveBuffers buffers, Links links, Consumer<Delivery> ended,
-             BooleanSupplier abandoned, DeliveryRules rules, FailurePause pause, int capacity) {
+             BooleanSupplier abandoned, DeliveryRules rules, FailurePause pause, RetainedBuffers retained,
+             int capacity) {
         this.pause = pause;
         this.name = name;
         this.rules = rules;
@@ -110,6 +116,8 @@ final class Delivery implements Work {
         this.qpNum = new int[capacity];
         this.connectionId = new long[capacity];
         this.copied = new byte[capacity][];
+        this.retainedBy = new RetainedMessage[capacity];
+        this.retained = retained;
     }
 
     /** Adds the successful completion {@code i} of {@code wcs}; its wr_id is the buffer index. */
@@ -169,14 +177,18 @@ final class Delivery implements Work {
         return skipped;
     }
 
-    /** @return the receive buffer (wr_id) of message {@code k}; -1 when it was copied out */
+    /**
+     * @return the receive buffer (wr_id) of message {@code k} for the poller to take back; -1 when it
+     *         was copied out, or a retained message took it over
+     */
     int buffer(int k) {
-        return buffer[k];
+        return retainedBy[k] != null ? -1 : buffer[k];
     }
 
     /** Empties the batch for reuse (poller only, after it came back). */
     void clear() {
         java.util.Arrays.fill(copied, 0, count, null);
+        java.util.Arrays.fill(retainedBy, 0, count, null);
         count = 0;
         failures = 0;
         skipped = 0;
@@ -199,6 +211,11 @@ final class Delivery implements Work {
             if (views != null) {
                 views.close();
                 views = null;
+            }
+            for (int k = 0; k < count; k++) {
+                if (retainedBy[k] != null) {
+                    retained.deliveryEnded(retainedBy[k]); // the buffer goes back once released, too
+                }
             }
             if (endpoint != null) {
                 endpoints.give(endpoint);
@@ -421,6 +438,18 @@ final class Delivery implements Work {
         public ReceivedMessage copy() {
             checkLive();
             return ReceivedMessage.of(bytes(k), hasImm[k], immData[k], attempt, replyHandle());
+        }
+
+        @Override
+        public RetainedMessage retain() {
+            checkLive();
+            boolean first = retainedBy[k] == null && copied[k] == null;
+            RetainedMessage m = retained.retain(first ? buffer[k] : -1, byteLen[k], first ? null : bytes(k), hasImm[k],
+                    immData[k], attempt, connectionId[k], replyHandle());
+            if (first && m.inReceiveBuffer()) {
+                retainedBy[k] = m;
+            }
+            return m;
         }
 
         @Override

@@ -78,6 +78,8 @@ public final class Poller extends LongRunningWork {
     private final FailurePause pause;
     /** ordering=connection: the per-connection lanes; null for ordering=none. */
     private final ConnectionLanes lanes;
+    /** Receive buffers kept past their call by ReceiveCompletion.retain(). */
+    private final RetainedBuffers retained;
     private final AtomicReference<Runnable> whenIdle = new AtomicReference<>();
     private volatile boolean draining;
     private volatile long drainDeadline;
@@ -111,6 +113,8 @@ public final class Poller extends LongRunningWork {
         this.pause = new FailurePause(name, config.maxSequentialDeliveryFailures(), config.pauseTimeout());
         this.maxConcurrency = config.maxConcurrency();
         this.permits = new Semaphore(maxConcurrency);
+        this.retained = new RetainedBuffers(buffers, config.maxHeldPerConnection(),
+                Math.max(1, config.srq().maxWr() / 2));
         this.lanes = config.ordering() == InboundConfig.Ordering.CONNECTION
                 ? new ConnectionLanes(name, buffers, links, config.maxHeldPerConnection()) : null;
     }
@@ -229,6 +233,7 @@ public final class Poller extends LongRunningWork {
 
     /** The buffers of returned batches become free; the batch objects are kept for reuse. */
     private void reclaim() {
+        retained.drainReleased();
         Delivery done;
         while ((done = returned.poll()) != null) {
             for (int k = 0; k < done.count(); k++) {
@@ -292,7 +297,7 @@ public final class Poller extends LongRunningWork {
     /** @return an empty batch: a reused one, or a new one */
     private Delivery batch() {
         return spare.isEmpty() ? new Delivery(name, endpoints, buffers, links, this::returned, () -> abandoned,
-                rules, pause, BATCH) : spare.pop();
+                rules, pause, retained, BATCH) : spare.pop();
     }
 
     /** Runs the batch on the WorkManager (its permit taken), or here when it refuses. */
@@ -372,6 +377,7 @@ public final class Poller extends LongRunningWork {
         Runnable action = whenIdle.get();
         if (action != null && hasEnded() && permits.availablePermits() == maxConcurrency
                 && whenIdle.compareAndSet(action, null)) {
+            retained.detachAll(); // retained messages to the heap before the slab goes
             action.run();
         }
     }
@@ -426,9 +432,14 @@ public final class Poller extends LongRunningWork {
         return deadLettered.sum();
     }
 
-    /** @return messages copied out of the SRQ past maxHeldPerConnection (ordering=connection) */
+    /** @return messages copied out of the SRQ past maxHeldPerConnection: waiting (ordering=connection) or retained */
     long copiedOut() {
-        return lanes == null ? 0 : lanes.copiedOut();
+        return (lanes == null ? 0 : lanes.copiedOut()) + retained.copiedOut();
+    }
+
+    /** @return receive buffers kept by retained messages now */
+    int retainedBuffers() {
+        return retained.retained();
     }
 
     /** @return connections disconnected for holding more than maxHeldPerConnection allows */

@@ -289,6 +289,6 @@ public final class SrqActivation {
                 .errorCompletions(poller.errors()).limitEvents(control.limitEvents())
                 .outstanding(buffers.outstanding()).fill(buffers.fill()).connections(links.size())
                 .rejectedByReason(admission.rejectedByReason()).copiedOut(poller.copiedOut())
-                .slowDisconnects(poller.slowDisconnects()).build();
+                .slowDisconnects(poller.slowDisconnects()).retained(poller.retainedBuffers()).build();
     }
 }

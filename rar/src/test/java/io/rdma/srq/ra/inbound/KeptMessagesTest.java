@@ -1,8 +1,10 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.ReceivedMessage;
 import io.rdma.srq.api.ReplyHandle;
+import io.rdma.srq.api.RetainedMessage;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.testing.SoftCmatoseServer;
 import io.rdma.srq.ra.testing.SoftSender;
@@ -27,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Messages that outlive their listener call (ReceiveCompletion.copy, replyHandle) on the soft device:
- * used from another thread once the call returned, and a kept reply handle failing with ENOTCONN
+ * used from another thread once the call returned, retained receive buffers (counted, bounded, given back on
+ * release, by the garbage collector, or copied at deactivation), and a kept reply handle failing with ENOTCONN
  * once its connection is gone.
  */
 class KeptMessagesTest extends ActivationFixture {
@@ -147,5 +150,107 @@ class KeptMessagesTest extends ActivationFixture {
         await(a::freed, "the natives freed");
         assertEquals("ENOTCONN", assertThrows(VerbsException.class,
                 () -> handles.getFirst().reply(ByteBuffer.allocate(8))).errnoName());
+    }
+
+    private static long seqOf(ByteBuffer b) {
+        return b.order(ByteOrder.nativeOrder()).getLong(0);
+    }
+
+    @Test
+    void retainedMessagesKeepTheirBufferUntilReleasedAndAreReadFromAnotherThread() throws Exception {
+        SrqActivation a = activate("srqMaxWr", "64", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1");
+        List<RetainedMessage> kept = new CopyOnWriteArrayList<>();
+        endpoints.behaviour(c -> kept.add(c.retain()));
+        SoftSender s = sender(a, 64);
+        for (int i = 0; i < 20; i++) {
+            s.send(i, 64, i);
+        }
+        s.drain(Duration.ofSeconds(10));
+        await(() -> kept.size() == 20 && a.statistics().delivered() == 20, "20 retained");
+        assertEquals(20, a.statistics().retained(), "20 receive buffers out of the SRQ");
+        assertEquals(44, a.statistics().outstanding(), "not reposted while retained: 64 - 20");
+        List<ByteBuffer> views = new CopyOnWriteArrayList<>();
+        CompletableFuture.runAsync(() -> { // another thread, after the calls returned
+            for (int i = 0; i < 20; i++) {
+                RetainedMessage m = kept.get(i);
+                assertTrue(m.inReceiveBuffer());
+                assertEquals(i, seqOf(m.payload()));
+                assertEquals(i, m.immData());
+                views.add(m.payload());
+                m.release();
+                m.release(); // idempotent
+            }
+        }).join();
+        await(() -> a.statistics().retained() == 0 && a.statistics().outstanding() == 64, "every buffer reposted");
+        assertThrows(IllegalStateException.class, () -> kept.getFirst().payload(), "released");
+        assertThrows(IllegalStateException.class, () -> views.getFirst().get(0), "a view of a released buffer");
+        assertEquals(0, a.statistics().copiedOut());
+    }
+
+    @Test
+    void pastMaxHeldPerConnectionRetainCopiesInstead() throws Exception {
+        SrqActivation a = activate("srqMaxWr", "128", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1",
+                "maxHeldPerConnection", "32");
+        List<RetainedMessage> kept = new CopyOnWriteArrayList<>();
+        endpoints.behaviour(c -> kept.add(c.retain()));
+        SoftSender s = sender(a, 64);
+        for (int i = 0; i < 40; i++) {
+            s.send(i, 64, null);
+        }
+        s.drain(Duration.ofSeconds(10));
+        await(() -> kept.size() == 40 && a.statistics().delivered() == 40, "40 retained");
+        ActivationStatistics st = a.statistics();
+        assertEquals(32, st.retained(), "the bound: 32 buffers");
+        assertEquals(8, st.copiedOut(), "the other 8 copied to the heap");
+        for (int i = 0; i < 40; i++) {
+            assertEquals(i < 32, kept.get(i).inReceiveBuffer(), "message " + i);
+            assertEquals(i, seqOf(kept.get(i).payload()));
+        }
+        SoftSender other = sender(a, 64); // another connection has a bound of its own
+        List<RetainedMessage> theirs = new CopyOnWriteArrayList<>();
+        endpoints.behaviour(c -> theirs.add(c.retain()));
+        other.send(1000, 64, null);
+        other.drain(Duration.ofSeconds(10));
+        await(() -> theirs.size() == 1, "the other connection's message");
+        assertTrue(theirs.getFirst().inReceiveBuffer());
+        kept.forEach(RetainedMessage::close);
+        theirs.forEach(RetainedMessage::close);
+        await(() -> a.statistics().retained() == 0, "all released");
+    }
+
+    @Test
+    void aRetainedMessageOutlivesDeactivationAsACopyAndAnOldViewThrows() throws Exception {
+        SrqActivation a = activate("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1");
+        List<RetainedMessage> kept = new CopyOnWriteArrayList<>();
+        endpoints.behaviour(c -> kept.add(c.retain()));
+        SoftSender s = sender(a, 64);
+        s.send(77, 64, null);
+        s.drain(Duration.ofSeconds(10));
+        await(() -> kept.size() == 1, "the message");
+        RetainedMessage m = kept.getFirst();
+        ByteBuffer before = m.payload();
+        ra.endpointDeactivation(endpoints, null);
+        await(a::freed, "the natives freed");
+        assertThrows(IllegalStateException.class, () -> before.get(0), "a view of the freed slab throws");
+        assertTrue(!m.inReceiveBuffer(), "copied to the heap before the slab went");
+        assertEquals(77, seqOf(m.payload()));
+        assertEquals(77, m.copy().payload().order(ByteOrder.nativeOrder()).getLong(0));
+        m.release();
+    }
+
+    @Test
+    void aRetainedMessageNobodyReleasedIsReleasedOnceUnreachable() throws Exception {
+        SrqActivation a = activate("srqMaxWr", "16", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1");
+        endpoints.behaviour(c -> c.retain()); // dropped at once: a leak the Cleaner repairs
+        SoftSender s = sender(a, 64);
+        for (int i = 0; i < 4; i++) {
+            s.send(i, 64, null);
+        }
+        s.drain(Duration.ofSeconds(10));
+        await(() -> a.statistics().delivered() == 4, "4 delivered");
+        await(() -> {
+            System.gc();
+            return a.statistics().retained() == 0 && a.statistics().outstanding() == 16;
+        }, "the unreachable retained messages released and their buffers reposted");
     }
 }
