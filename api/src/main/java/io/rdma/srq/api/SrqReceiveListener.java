@@ -19,9 +19,10 @@ package io.rdma.srq.api;
  * 1, messages of one connection may be processed concurrently and out of arrival order. With
  * {@code ordering=connection} the messages of one connection ({@link ReceiveCompletion#connectionId()})
  * are delivered in arrival order, one at a time (a redelivery before the next), different
- * connections in parallel up to maxConcurrency; a connection that falls behind by more than
- * maxHeldPerConnection messages is copied out of the SRQ, then disconnected, so it cannot starve
- * the others. Order across connections is never promised.
+ * connections in parallel up to maxConcurrency; a connection whose deliveries stall while the others
+ * keep up is copied out of the SRQ past maxHeldPerConnection waiting messages, then disconnected,
+ * so it cannot starve the others (connections merely slower than their senders get RNR
+ * backpressure instead). Order across connections is never promised.
  *
  * <pre>{@code
  * @MessageDriven(activationConfig = {

@@ -29,11 +29,16 @@ import java.util.function.Supplier;
  * flight when it was disconnected.
  *
  * <p>Overload is not an offence: the poller takes completions only while the connections below
- * the bound have fewer than {@value Poller#BATCH} messages waiting in all ({@link #keepingUp()}).
- * When every connection is slower than its senders, the waiting messages reach that first, the
- * completions wait in the CQ and the SRQ empties: senders see RNR backpressure, as with
- * ordering=none, and nobody is copied out or disconnected. Only a connection that falls behind
- * alone, while the others keep up, reaches its bound.
+ * the bound have fewer than {@value Poller#BATCH} messages waiting in all ({@link #keepingUp()}),
+ * not counting <em>stalled</em> ones: a connection whose batch has been in delivery
+ * {@value #STALL_FACTOR} times longer than batches take on average (a moving average over all
+ * connections), and at least {@value #STALL_FLOOR_MS} ms, as long as at most half of
+ * maxConcurrency (at least one) are stalled. So when connections are merely slower than their
+ * senders, or many are slow at once (a slow MDB, a pause of the whole JVM), their waiting messages
+ * stop the polling first: completions wait in the CQ, the SRQ empties and senders see RNR
+ * backpressure, as with ordering=none, and nobody is copied out or disconnected. A connection whose
+ * MDB work is much slower than the others' keeps having its messages taken while the others are
+ * served: it alone reaches its bound, is copied out, and then disconnected.
  *
  * <p>The poller's thread only.
  */
@@ -42,27 +47,39 @@ final class ConnectionLanes {
     record Waiting(int buffer, int byteLen, boolean hasImm, int immData, int qpNum, long connectionId, byte[] bytes) {
     }
 
+    /** A batch in delivery this many times longer than batches take on average is stalled. */
+    static final int STALL_FACTOR = 10;
+    /** ... and at least this long, ms. */
+    static final long STALL_FLOOR_MS = 10;
+    private static final long STALL_FLOOR_NANOS = STALL_FLOOR_MS * 1_000_000;
+
     private final String name;
     private final ReceiveBuffers buffers;
     private final Links links;
     private final int maxHeld;
+    private final int maxStalled;
     private final Map<Long, Lane> lanes = new HashMap<>();
     private final ArrayDeque<Lane> ready = new ArrayDeque<>();
     private final LongAdder copiedOut = new LongAdder();
     private final LongAdder evicted = new LongAdder();
     private int waiting;
+    /** How long batches took in delivery, moving average (1/16 weight), nanoseconds. */
+    private long typicalBatchNanos;
 
     /**
      * @param name    the activation's SRQ name, for logs
      * @param buffers the SRQ's receive buffers (copied from, released to)
      * @param links   the connections (to disconnect an offender)
      * @param maxHeld receive buffers one connection may hold, ≥ 1
+     * @param maxConcurrency endpoints at once: stalled connections are set apart while they hold at
+     *                       most half of them (at least one)
      */
-    ConnectionLanes(String name, ReceiveBuffers buffers, Links links, int maxHeld) {
+    ConnectionLanes(String name, ReceiveBuffers buffers, Links links, int maxHeld, int maxConcurrency) {
         this.name = name;
         this.buffers = buffers;
         this.links = links;
         this.maxHeld = maxHeld;
+        this.maxStalled = Math.max(1, maxConcurrency / 2);
     }
 
     /**
@@ -113,6 +130,7 @@ final class ConnectionLanes {
         }
         lane.queued = false;
         lane.busy = true;
+        lane.since = System.nanoTime();
         Delivery d = batches.get();
         Waiting w;
         while (d.count() < d.capacity() && (w = lane.queue.poll()) != null) {
@@ -134,6 +152,7 @@ final class ConnectionLanes {
             return;
         }
         lane.busy = false;
+        typicalBatchNanos += (System.nanoTime() - lane.since - typicalBatchNanos) / 16;
         if (!lane.queue.isEmpty()) {
             lane.queued = true;
             ready.add(lane);
@@ -165,20 +184,27 @@ final class ConnectionLanes {
     }
 
     /**
-     * @return whether the connections below their bound have fewer than {@value Poller#BATCH}
-     *         messages waiting in all: the poller may take more completions (see the class comment)
+     * @return whether the connections keep up, so that the poller may take more completions: the
+     *         connections below their bound, but for stalled ones, have fewer than
+     *         {@value Poller#BATCH} messages waiting in all (see the class comment)
      */
     boolean keepingUp() {
-        int behind = 0;
+        long stallAfter = Math.max(STALL_FLOOR_NANOS, STALL_FACTOR * typicalBatchNanos);
+        long now = System.nanoTime();
+        int stalled = 0;
         for (Lane lane : lanes.values()) {
-            if (lane.held < maxHeld) {
-                behind += lane.queue.size();
-                if (behind >= Poller.BATCH) {
-                    return false;
-                }
+            if (lane.stalled(now, stallAfter)) {
+                stalled++;
             }
         }
-        return true;
+        boolean excludeStalled = stalled <= maxStalled;
+        int behind = 0;
+        for (Lane lane : lanes.values()) {
+            if (lane.held < maxHeld && !(excludeStalled && lane.stalled(now, stallAfter))) {
+                behind += lane.queue.size();
+            }
+        }
+        return behind < Poller.BATCH;
     }
 
     /** @return messages waiting in lanes (not in delivery) */
@@ -206,9 +232,16 @@ final class ConnectionLanes {
         boolean busy;
         boolean queued;
         boolean evicted;
+        /** When its batch in delivery began (nanoTime), while busy. */
+        long since;
 
         Lane(long connectionId) {
             this.connectionId = connectionId;
+        }
+
+        /** @return whether its batch has been in delivery for {@code after} ns or more */
+        boolean stalled(long now, long after) {
+            return busy && now - since >= after;
         }
     }
 }

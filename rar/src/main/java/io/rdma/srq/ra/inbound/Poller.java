@@ -116,7 +116,8 @@ public final class Poller extends LongRunningWork {
         this.retained = new RetainedBuffers(buffers, config.maxHeldPerConnection(),
                 Math.max(1, config.srq().maxWr() / 2));
         this.lanes = config.ordering() == InboundConfig.Ordering.CONNECTION
-                ? new ConnectionLanes(name, buffers, links, config.maxHeldPerConnection()) : null;
+                ? new ConnectionLanes(name, buffers, links, config.maxHeldPerConnection(),
+                maxConcurrency) : null;
     }
 
     @Override
