@@ -36,6 +36,9 @@ import java.util.function.Consumer;
  * <p>Each message gets its own {@link Message} (the {@link ReceiveCompletion} the endpoint sees),
  * usable only during its call: every method of a kept one throws IllegalStateException, it never
  * speaks for a later message of the batch.
+ * What outlives the call is taken during it: {@code copy()} (heap bytes), {@code replyHandle()}
+ * ({@link ConnectionReply}) and {@code retain()} ({@link RetainedBuffers}: the buffer is then not
+ * handed back with the batch, but once both the batch ended and the application released it).
  * Payload views live in an arena of the delivering thread, closed when the batch ends and before
  * its buffers are reposted (and the activation frees the slab only after every batch ended): a
  * ByteBuffer kept past its call throws instead of showing a reposted or freed buffer.

@@ -45,7 +45,8 @@ import java.time.Duration;
  *                          arrival order, one at a time ({@link Ordering})
  * @param maxHeldPerConnection messages of one connection that may wait in receive buffers behind its
  *                          delivery in progress under ordering=connection, min(32, srqMaxWr)..srqMaxWr;
- *                          beyond it its messages are copied out of the SRQ ({@link ConnectionLanes})
+ *                          beyond it its messages are copied out of the SRQ ({@link ConnectionLanes});
+ *                          also the receive buffers one connection may keep retained ({@link RetainedBuffers})
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,

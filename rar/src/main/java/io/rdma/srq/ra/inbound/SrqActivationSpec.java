@@ -144,7 +144,10 @@ public class SrqActivationSpec implements ActivationSpec {
      *                             SRQ behind its delivery in progress, under ordering=connection:
      *                             32..srqMaxWr (or srqMaxWr when below 32); empty: srqMaxWr / 8, at
      *                             least 32. Beyond it its messages are copied to the heap, and a
-     *                             connection with as many again waiting in copies is disconnected
+     *                             stalled connection with as many again waiting in copies is
+     *                             disconnected. The same number bounds the receive buffers one
+     *                             connection's messages may keep through ReceiveCompletion.retain()
+     *                             (either ordering)
      */
     public void setMaxHeldPerConnection(String maxHeldPerConnection) {
         this.maxHeldPerConnection = maxHeldPerConnection;
