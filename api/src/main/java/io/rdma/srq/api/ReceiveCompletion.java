@@ -3,17 +3,25 @@ package io.rdma.srq.api;
 import java.nio.ByteBuffer;
 
 /**
- * A successful receive work completion (ibv_poll_cq(3) {@code struct ibv_wc}) and its message.
- * Valid only during {@link SrqReceiveListener#onReceive}: the buffer goes back to the SRQ after the
- * call. Use {@link #copyPayload()} to keep the bytes, and {@link #reply} to answer the sender.
+ * A delivered message: a successful receive work completion (ibv_poll_cq(3) {@code struct ibv_wc})
+ * of the activation's SRQ and its bytes. Valid only during its listener call
+ * ({@link SrqReceiveListener#onReceive}, {@link SrqBatchListener#onReceive}): the receive buffer goes
+ * back to the SRQ afterwards, and every method of a completion kept past the call throws
+ * IllegalStateException. What outlives the call, taken during it:
+ * <ul>
+ *   <li>{@link #copy()}: an owned, immutable {@link ReceivedMessage} (bytes, imm_data, connection,
+ *       reply handle), usable from any thread later;</li>
+ *   <li>{@link #replyHandle()}: the way back to the sender, usable from any thread later, failing
+ *       with ENOTCONN once the connection is gone;</li>
+ *   <li>{@link #retain()}: the message kept in its receive buffer, without a copy, until released
+ *       (counted against the activation's bound);</li>
+ *   <li>{@link #copyPayload()}: the bytes alone.</li>
+ * </ul>
+ * The work completion's wr_id (the adapter's buffer index), status (always SUCCESS: error
+ * completions are never delivered) and src_qp (not valid on RC) are not exposed: they say nothing
+ * about a delivered message. The connection is {@link #connectionId()}.
  */
 public interface ReceiveCompletion {
-
-    /** {@return wr_id of the receive WR (the adapter's buffer index)} */
-    long wrId();
-
-    /** {@return the status: always {@link WcStatus#SUCCESS} for delivered completions} */
-    WcStatus status();
 
     /** {@return byte_len: message length in bytes} */
     int byteLen();
@@ -23,14 +31,6 @@ public interface ReceiveCompletion {
 
     /** {@return imm_data in host byte order (0 when {@link #hasImmData()} is false)} */
     int immData();
-
-    /**
-     * {@return src_qp as the device reports it: the sender's QP number on UD, but not to be relied on
-     * for these RC connections} ibv_poll_cq(3) calls src_qp valid for UD only; rxe leaves it 0 on RC
-     * (rxe_resp.c sets it only from a DETH, as measured on rxe0), mlx5 reports the sender's QP. The
-     * connection a message came on is {@link #qpNum()}, the local QP.
-     */
-    int srcQp();
 
     /** {@return qp_num: the local QP (the connection) the message arrived on} */
     int qpNum();
@@ -60,9 +60,38 @@ public interface ReceiveCompletion {
     byte[] copyPayload();
 
     /**
+     * {@return an owned, immutable copy of the message (bytes, imm_data, connection id, attempt and
+     *          {@link #replyHandle()}), usable from any thread after the call; it holds no receive
+     *          buffer}
+     *
+     * @throws IllegalStateException after the call returned
+     */
+    ReceivedMessage copy();
+
+    /**
+     * {@return the message kept in its receive buffer until {@link RetainedMessage#release()}, usable
+     *          from any thread: no copy, but a buffer of the shared SRQ is out of use meanwhile and
+     *          counts against maxHeldPerConnection (per connection) and half of srqMaxWr (in all);
+     *          past either the message is copied to the heap instead (counted copiedOut). A second
+     *          call for the same message returns a heap copy}
+     *
+     * @throws IllegalStateException after the call returned
+     */
+    RetainedMessage retain();
+
+    /**
+     * {@return a handle that replies on this message's connection as {@link #reply(ByteBuffer)} does,
+     *          kept past the call and usable from any thread; it fails with ENOTCONN once the
+     *          connection is gone (a later connection on the same QP number is not it)}
+     *
+     * @throws IllegalStateException after the call returned
+     */
+    ReplyHandle replyHandle();
+
+    /**
      * Answers the sender: posts a SEND of the remaining bytes of {@code message} on the connection
      * this message arrived on ({@link #qpNum()}; ibv_post_send(3)). Asynchronous: the bytes are copied
-     * into a registered send slot before the call returns. Callable only during the call.
+     * into a registered send slot before the call returns. Callable only during the call; {@link #replyHandle()} replies later.
      *
      * <p>Correlation: when the request carried immediate data ({@link #hasImmData()}), the reply is a
      * SEND_WITH_IMM echoing it, so a caller that numbers its requests in imm_data (as
@@ -72,7 +101,8 @@ public interface ReceiveCompletion {
      * @param message the bytes, at most the activation's replyBufferSize
      * @throws VerbsException EMSGSIZE above replyBufferSize; ENOTCONN when the connection is gone;
      *                        EIO if an earlier reply on it completed with an error (the message names
-     *                        the work-completion status); ETIMEDOUT if its send queue stayed full 30 s
+     *                        the work-completion status); ETIMEDOUT if its send queue stayed full for the
+     *                        activation's replyTimeout
      * @throws IllegalStateException after the call returned
      */
     void reply(ByteBuffer message) throws VerbsException;

@@ -12,9 +12,17 @@ package io.rdma.srq.api;
  * above 1 it is <b>at-least-once</b>: a failed call (an exception out of it, or a rolled-back
  * container transaction) is repeated until one succeeds or the attempts run out, then
  * {@link SrqDeadLetter} is fired; a listener with effects outside the container transaction may see
- * a message twice ({@link ReceiveCompletion#deliveryAttempt()} tells a redelivery). Nothing is
- * durable: receive buffers are memory. With maxConcurrency above 1, messages of one connection may
- * be processed concurrently and out of arrival order.
+ * a message twice ({@link ReceiveCompletion#deliveryAttempt()} tells a redelivery). Not
+ * exactly-once, and nothing is durable: receive buffers are memory, a crash loses what they hold.
+ *
+ * <p>Order: with activation property ordering {@code none} (the default) and maxConcurrency above
+ * 1, messages of one connection may be processed concurrently and out of arrival order. With
+ * {@code ordering=connection} the messages of one connection ({@link ReceiveCompletion#connectionId()})
+ * are delivered in arrival order, one at a time (a redelivery before the next), different
+ * connections in parallel up to maxConcurrency; a connection whose deliveries stall while the others
+ * keep up is copied out of the SRQ past maxHeldPerConnection waiting messages, then disconnected,
+ * so it cannot starve the others (connections merely slower than their senders get RNR
+ * backpressure instead). Order across connections is never promised.
  *
  * <pre>{@code
  * @MessageDriven(activationConfig = {
@@ -29,7 +37,9 @@ public interface SrqReceiveListener {
 
     /**
      * Called for one received message. The completion and its payload view are valid only during
-     * the call: the buffer is reposted to the SRQ afterwards. An exception thrown here is a failed
+     * the call: the buffer is reposted to the SRQ afterwards. To use the message later or on another
+     * thread, take {@link ReceiveCompletion#copy()} and/or {@link ReceiveCompletion#replyHandle()}
+     * during the call. An exception thrown here is a failed
      * attempt: counted, and the message delivered again while maxDeliveryAttempts allow, then
      * dead-lettered ({@link SrqDeadLetter}); the buffer is reposted after the last attempt.
      *

@@ -39,7 +39,7 @@ public final class Messages {
      */
     public static String check(ReceiveCompletion c, byte marker) {
         if (!c.hasImmData()) {
-            return "no immediate data (wr_id " + c.wrId() + ")";
+            return "no immediate data (connection " + c.connectionId() + ")";
         }
         if (c.byteLen() != SIZE) {
             return "byte_len " + c.byteLen() + " for message " + c.immData();

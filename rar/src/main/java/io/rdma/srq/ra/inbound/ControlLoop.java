@@ -144,8 +144,8 @@ final class ControlLoop extends LongRunningWork {
     private void limitReached() {
         limitEvents.increment();
         int before = buffers.limitReached();
-        SrqLimitReached event = new SrqLimitReached(name, device, buffers.srqLimit(), (int) buffers.outstanding(),
-                Instant.now());
+        SrqLimitReached event = SrqLimitReached.builder().srqName(name).device(device).limit(buffers.srqLimit())
+                .outstanding((int) buffers.outstanding()).time(Instant.now()).build();
         LOG.debugf("activation %s: SRQ limit %d reached, %d outstanding; fill %d -> %d", name, buffers.srqLimit(),
                 buffers.outstanding(), before, buffers.fill());
         observers.fire(event);

@@ -3,7 +3,9 @@ package io.rdma.srq.ra.inbound;
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.api.WcStatus;
+import io.rdma.srq.api.ReceivedMessage;
+import io.rdma.srq.api.ReplyHandle;
+import io.rdma.srq.api.RetainedMessage;
 import io.rdma.srq.verbs.WorkCompletionArray;
 import io.rdma.srq.api.SrqBatchFailure;
 import io.rdma.srq.api.SrqBatchListener;
@@ -34,6 +36,9 @@ import java.util.function.Consumer;
  * <p>Each message gets its own {@link Message} (the {@link ReceiveCompletion} the endpoint sees),
  * usable only during its call: every method of a kept one throws IllegalStateException, it never
  * speaks for a later message of the batch.
+ * What outlives the call is taken during it: {@code copy()} (heap bytes), {@code replyHandle()}
+ * ({@link ConnectionReply}) and {@code retain()} ({@link RetainedBuffers}: the buffer is then not
+ * handed back with the batch, but once both the batch ended and the application released it).
  * Payload views live in an arena of the delivering thread, closed when the batch ends and before
  * its buffers are reposted (and the activation frees the slab only after every batch ended): a
  * ByteBuffer kept past its call throws instead of showing a reposted or freed buffer.
@@ -59,13 +64,16 @@ final class Delivery implements Work {
     private final Consumer<Delivery> ended;
     private final BooleanSupplier abandoned;
     private final int[] buffer;
-    private final long[] wrId;
     private final int[] byteLen;
     private final boolean[] hasImm;
     private final int[] immData;
-    private final int[] srcQp;
     private final int[] qpNum;
     private final long[] connectionId;
+    /** Messages copied out of the SRQ (ordering=connection past maxHeldPerConnection); null: in the buffer. */
+    private final byte[][] copied;
+    /** Messages whose buffer a RetainedMessage took over; null: the poller takes the buffer back. */
+    private final RetainedMessage[] retainedBy;
+    private final RetainedBuffers retained;
     private final DeliveryRules rules;
     private final FailurePause pause;
     private final boolean batchListener;
@@ -88,10 +96,12 @@ final class Delivery implements Work {
      * @param abandoned true once deactivation's drain timeout passed: messages not yet begun are skipped
      * @param rules     attempts per message, transaction watch, dead letters
      * @param pause     told of every success and dead letter (the pause after consecutive failures)
+     * @param retained  where retain() keeps buffers past the call
      * @param capacity  messages per batch at most
      */
     Delivery(String name, EndpointPool endpoints, ReceiveBuffers buffers, Links links, Consumer<Delivery> ended,
-             BooleanSupplier abandoned, DeliveryRules rules, FailurePause pause, int capacity) {
+             BooleanSupplier abandoned, DeliveryRules rules, FailurePause pause, RetainedBuffers retained,
+             int capacity) {
         this.pause = pause;
         this.name = name;
         this.rules = rules;
@@ -103,30 +113,52 @@ final class Delivery implements Work {
         this.ended = ended;
         this.abandoned = abandoned;
         this.buffer = new int[capacity];
-        this.wrId = new long[capacity];
         this.byteLen = new int[capacity];
         this.hasImm = new boolean[capacity];
         this.immData = new int[capacity];
-        this.srcQp = new int[capacity];
         this.qpNum = new int[capacity];
         this.connectionId = new long[capacity];
+        this.copied = new byte[capacity][];
+        this.retainedBy = new RetainedMessage[capacity];
+        this.retained = retained;
     }
 
     /** Adds the successful completion {@code i} of {@code wcs}; its wr_id is the buffer index. */
     void add(WorkCompletionArray wcs, int i) {
         int k = count++;
-        wrId[k] = wcs.wrId(i);
-        buffer[k] = (int) wrId[k];
+        buffer[k] = (int) wcs.wrId(i);
+        copied[k] = null;
         byteLen[k] = wcs.byteLen(i);
         hasImm[k] = wcs.hasImm(i);
         immData[k] = hasImm[k] ? wcs.immData(i) : 0;
-        srcQp[k] = wcs.srcQp(i);
         qpNum[k] = wcs.qpNum(i);
         connectionId[k] = links.connectionId(qpNum[k]);
     }
 
+    /** Adds a message that waited in its connection's lane ({@link ConnectionLanes}). */
+    void add(ConnectionLanes.Waiting w) {
+        int k = count++;
+        buffer[k] = w.buffer();
+        byteLen[k] = w.byteLen();
+        hasImm[k] = w.hasImm();
+        immData[k] = w.immData();
+        qpNum[k] = w.qpNum();
+        connectionId[k] = w.connectionId();
+        copied[k] = w.bytes();
+    }
+
     int count() {
         return count;
+    }
+
+    /** @return messages the batch holds at most */
+    int capacity() {
+        return buffer.length;
+    }
+
+    /** @return the connection id of message {@code k} */
+    long connectionId(int k) {
+        return connectionId[k];
     }
 
     int failures() {
@@ -148,12 +180,18 @@ final class Delivery implements Work {
         return skipped;
     }
 
+    /**
+     * @return the receive buffer (wr_id) of message {@code k} for the poller to take back; -1 when it
+     *         was copied out, or a retained message took it over
+     */
     int buffer(int k) {
-        return buffer[k];
+        return retainedBy[k] != null ? -1 : buffer[k];
     }
 
     /** Empties the batch for reuse (poller only, after it came back). */
     void clear() {
+        java.util.Arrays.fill(copied, 0, count, null);
+        java.util.Arrays.fill(retainedBy, 0, count, null);
         count = 0;
         failures = 0;
         skipped = 0;
@@ -176,6 +214,11 @@ final class Delivery implements Work {
             if (views != null) {
                 views.close();
                 views = null;
+            }
+            for (int k = 0; k < count; k++) {
+                if (retainedBy[k] != null) {
+                    retained.deliveryEnded(retainedBy[k]); // the buffer goes back once released, too
+                }
             }
             if (endpoint != null) {
                 endpoints.give(endpoint);
@@ -221,7 +264,7 @@ final class Delivery implements Work {
             if (attempt > rules.maxAttempts() || (failure != null && abandoned.getAsBoolean())) {
                 deadLettered++;
                 pause.deadLettered();
-                rules.deadLetter(new SrqDeadLetter(name, connectionId[k], copy(k), hasImm[k], immData[k], attempt - 1,
+                rules.deadLetter(new SrqDeadLetter(name, connectionId[k], bytes(k), hasImm[k], immData[k], attempt - 1,
                         failure, Instant.now()));
                 return k + 1;
             }
@@ -302,7 +345,10 @@ final class Delivery implements Work {
         }
     }
 
-    private byte[] copy(int k) {
+    private byte[] bytes(int k) {
+        if (copied[k] != null) {
+            return copied[k].clone();
+        }
         return buffers.buffer(buffer[k], byteLen[k]).toArray(ValueLayout.JAVA_BYTE);
     }
 
@@ -312,6 +358,9 @@ final class Delivery implements Work {
     }
 
     private ByteBuffer view(int k) {
+        if (copied[k] != null) {
+            return ByteBuffer.wrap(copied[k]).asReadOnlyBuffer();
+        }
         if (views == null) {
             views = Arena.ofConfined();
         }
@@ -324,6 +373,7 @@ final class Delivery implements Work {
         private final int attempt;
         private volatile boolean live = true;
         private ByteBuffer view;
+        private ReplyHandle reply;
 
         private Message(int k, int attempt) {
             this.k = k;
@@ -349,18 +399,6 @@ final class Delivery implements Work {
         }
 
         @Override
-        public long wrId() {
-            checkLive();
-            return wrId[k];
-        }
-
-        @Override
-        public WcStatus status() {
-            checkLive();
-            return WcStatus.SUCCESS;
-        }
-
-        @Override
         public int byteLen() {
             checkLive();
             return byteLen[k];
@@ -376,12 +414,6 @@ final class Delivery implements Work {
         public int immData() {
             checkLive();
             return immData[k];
-        }
-
-        @Override
-        public int srcQp() {
-            checkLive();
-            return srcQp[k];
         }
 
         @Override
@@ -402,25 +434,49 @@ final class Delivery implements Work {
         @Override
         public byte[] copyPayload() {
             checkLive();
-            return copy(k);
+            return bytes(k);
+        }
+
+        @Override
+        public ReceivedMessage copy() {
+            checkLive();
+            return ReceivedMessage.of(bytes(k), hasImm[k], immData[k], attempt, replyHandle());
+        }
+
+        @Override
+        public RetainedMessage retain() {
+            checkLive();
+            boolean first = retainedBy[k] == null && copied[k] == null;
+            RetainedMessage m = retained.retain(first ? buffer[k] : -1, byteLen[k], first ? null : bytes(k), hasImm[k],
+                    immData[k], attempt, connectionId[k], replyHandle());
+            if (first && m.inReceiveBuffer()) {
+                retainedBy[k] = m;
+            }
+            return m;
+        }
+
+        @Override
+        public ReplyHandle replyHandle() {
+            checkLive();
+            if (reply == null) {
+                reply = new ConnectionReply(links, qpNum[k], connectionId[k], hasImm[k] ? immData[k] : null);
+            }
+            return reply;
         }
 
         @Override
         public void reply(ByteBuffer message) throws VerbsException {
-            checkLive();
-            links.reply(qpNum[k], connectionId[k], message, hasImm[k] ? immData[k] : null);
+            replyHandle().reply(message);
         }
 
         @Override
         public void reply(ByteBuffer message, int imm) throws VerbsException {
-            checkLive();
-            links.reply(qpNum[k], connectionId[k], message, imm);
+            replyHandle().reply(message, imm);
         }
 
         @Override
         public String toString() {
-            return "ReceiveCompletion[wr_id=" + wrId[k] + ", byte_len=" + byteLen[k] + ", src_qp=" + srcQp[k]
-                    + ", qp_num=" + qpNum[k] + ", connection=" + connectionId[k] + ", attempt=" + attempt + (hasImm[k] ? ", imm_data=" + immData[k] : "") + (live ? "" : ", ended")
+            return "ReceiveCompletion[byte_len=" + byteLen[k] + ", qp_num=" + qpNum[k] + ", connection=" + connectionId[k] + ", attempt=" + attempt + (hasImm[k] ? ", imm_data=" + immData[k] : "") + (live ? "" : ", ended")
                     + "]";
         }
     }

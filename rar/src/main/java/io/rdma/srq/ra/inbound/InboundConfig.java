@@ -45,6 +45,12 @@ import java.time.Duration;
  * @param pauseTimeout      how long such a pause lasts unless resumed by management; zero: until resumed
  * @param fabric            the fabric settings of every connection, accepted or made (trafficClass,
  *                          ackTimeout, retryCount, rnrRetryCount)
+ * @param ordering          none | connection: whether messages of one connection are delivered in
+ *                          arrival order, one at a time ({@link Ordering})
+ * @param maxHeldPerConnection messages of one connection that may wait in receive buffers behind its
+ *                          delivery in progress under ordering=connection, min(32, srqMaxWr)..srqMaxWr;
+ *                          beyond it its messages are copied out of the SRQ ({@link ConnectionLanes});
+ *                          also the receive buffers one connection may keep retained ({@link RetainedBuffers})
  */
 public record InboundConfig(DeviceSelection device, String srqName, SrqAttributes srq, int bufferSize, int cqSize,
                             PollMode pollMode, int maxConcurrency, InetSocketAddress listenAddress, int initialFill,
@@ -52,7 +58,8 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
                             Duration reconnectInterval, Duration drainTimeout,
                             int maxDeliveryAttempts, int maxBatchSize, Duration replyTimeout,
                             int maxSequentialDeliveryFailures, Duration pauseTimeout,
-                            Admission.Policy admission, ConnectionParameters fabric) {
+                            Admission.Policy admission, ConnectionParameters fabric,
+                            Ordering ordering, int maxHeldPerConnection) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {
@@ -62,6 +69,20 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
         EVENT,
         /** spins a while after traffic, then sleeps on the completion channel. */
         ADAPTIVE
+    }
+
+    /** Delivery order (property ordering: the name in lower case). */
+    public enum Ordering {
+        /**
+         * the default: batches of one CQ poll go to up to maxConcurrency endpoints at once, so
+         * messages of one connection may be processed concurrently and out of arrival order.
+         */
+        NONE,
+        /**
+         * messages of one connection are delivered in arrival order and never concurrently;
+         * different connections in parallel, up to maxConcurrency (the Kafka-partition model).
+         */
+        CONNECTION
     }
 
     /** How the fill level reacts to SRQ-limit events (property replenishPolicy: the name in lower case). */

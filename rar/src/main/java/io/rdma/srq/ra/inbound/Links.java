@@ -113,13 +113,42 @@ public final class Links {
     }
 
     /**
-     * Forgets the connection of {@code qpNum} and closes it (disconnect, destroy), quietly.
+     * Forgets the connection of {@code qpNum} and closes it (disconnect, destroy), quietly. Its id
+     * stays with the QP number until a later connection gets that number, so completions polled after
+     * the close (acknowledged before it) still name their connection — and stay in its order under
+     * ordering=connection; replies to it fail with ENOTCONN.
      *
      * @param qpNum the connection's qp_num; unknown ones are ignored
      */
     void drop(int qpNum) {
-        idByQpNum.remove(qpNum);
         Teardown.quietly(byQpNum.remove(qpNum));
+    }
+
+    /**
+     * Disconnects a connection that holds too much of the SRQ ({@link ConnectionLanes}): its QP goes
+     * to ERROR (ibv_modify_qp(3) IBV_QPS_ERR), so no further message is acknowledged to it, and
+     * rdma_disconnect(3) tells the peer; the QP is destroyed when the DISCONNECTED event comes (the
+     * control loop's {@link #drop}), after its last completions were polled, as for a peer's
+     * disconnect. Quietly; a later connection on the same QP number is left alone.
+     *
+     * @param qpNum        the connection's qp_num
+     * @param connectionId its id
+     * @return whether it was still connected (false: gone already, nothing done)
+     */
+    boolean evict(int qpNum, long connectionId) {
+        RcConnection link = byQpNum.get(qpNum);
+        if (link == null || connectionId(qpNum) != connectionId) {
+            return false;
+        }
+        try {
+            link.qp().moveToError();
+            if (link.connection() != null) {
+                link.connection().disconnect();
+            }
+        } catch (VerbsException | RuntimeException e) {
+            drop(qpNum);
+        }
+        return true;
     }
 
     /**

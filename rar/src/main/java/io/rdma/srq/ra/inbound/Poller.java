@@ -31,7 +31,13 @@ import java.util.concurrent.atomic.LongAdder;
  * poller stops polling, so completions wait in the CQ and nothing is dropped. An empty poll waits
  * as pollMode says ({@link CompletionWait}). When draining (deactivation, {@link #drain}) it no
  * longer reposts and ends once the CQ has stayed empty for {@value #QUIET_MS} ms with no batch out;
- * at the drain timeout it stops delivering and counts what is left as undelivered. {@link #whenIdle} runs an action once the loop has ended and
+ * at the drain timeout it stops delivering and counts what is left as undelivered.
+ *
+ * <p>Ordering (activation property ordering): {@code none} hands each poll's messages to one
+ * endpoint as one batch, so messages of one connection may run concurrently and out of order;
+ * {@code connection} queues them per connection ({@link ConnectionLanes}) and hands each connection
+ * at most one batch at a time, connections in parallel up to maxConcurrency, with a bound on what
+ * one connection holds of the SRQ. {@link #whenIdle} runs an action once the loop has ended and
  * every batch has come back: deactivation frees the natives so, never under a running delivery.
  */
 public final class Poller extends LongRunningWork {
@@ -55,6 +61,8 @@ public final class Poller extends LongRunningWork {
     private final WorkManager workManager;
     private final int maxConcurrency;
     private final Semaphore permits;
+    /** Released whenever a batch comes back: wakes a poller whose lanes wait for one. */
+    private final Semaphore batchEnded = new Semaphore(0);
     /** Batches whose delivery ended: their buffers go back to the SRQ, the objects are reused. */
     private final ConcurrentLinkedQueue<Delivery> returned = new ConcurrentLinkedQueue<>();
     /** Batch objects ready for reuse, touched by the poller only. */
@@ -68,6 +76,10 @@ public final class Poller extends LongRunningWork {
     private final LongAdder deadLettered = new LongAdder();
     private final DeliveryRules rules;
     private final FailurePause pause;
+    /** ordering=connection: the per-connection lanes; null for ordering=none. */
+    private final ConnectionLanes lanes;
+    /** Receive buffers kept past their call by ReceiveCompletion.retain(). */
+    private final RetainedBuffers retained;
     private final AtomicReference<Runnable> whenIdle = new AtomicReference<>();
     private volatile boolean draining;
     private volatile long drainDeadline;
@@ -101,6 +113,11 @@ public final class Poller extends LongRunningWork {
         this.pause = new FailurePause(name, config.maxSequentialDeliveryFailures(), config.pauseTimeout());
         this.maxConcurrency = config.maxConcurrency();
         this.permits = new Semaphore(maxConcurrency);
+        this.retained = new RetainedBuffers(buffers, config.maxHeldPerConnection(),
+                Math.max(1, config.srq().maxWr() / 2));
+        this.lanes = config.ordering() == InboundConfig.Ordering.CONNECTION
+                ? new ConnectionLanes(name, buffers, links, config.maxHeldPerConnection(),
+                maxConcurrency) : null;
     }
 
     @Override
@@ -120,6 +137,11 @@ public final class Poller extends LongRunningWork {
                     continue;
                 }
                 int n = pollOnce(wcs, wrs);
+                if (n < 0 && lanes != null) {
+                    // backpressure: the connections are behind; completions stay in the CQ
+                    batchEnded.tryAcquire(1, TimeUnit.MILLISECONDS);
+                    continue;
+                }
                 if (n < 0) {
                     // backpressure: every endpoint is busy; completions stay in the CQ
                     if (permits.tryAcquire(CompletionWait.EVENT_WAIT_MS, TimeUnit.MILLISECONDS)) {
@@ -133,8 +155,14 @@ public final class Poller extends LongRunningWork {
                     continue;
                 }
                 if (draining && ++emptyPolls >= 2 && permits.availablePermits() == maxConcurrency
+                        && (lanes == null || lanes.waiting() == 0)
                         && System.nanoTime() - lastWork >= QUIET_NANOS) {
                     break;
+                }
+                if (lanes != null && lanes.waiting() > 0) {
+                    // messages wait behind busy connections: go on as soon as a batch comes back
+                    batchEnded.tryAcquire(1, TimeUnit.MILLISECONDS);
+                    continue;
                 }
                 wait.idle(lastWork, !returned.isEmpty(), draining);
             }
@@ -149,6 +177,10 @@ public final class Poller extends LongRunningWork {
      */
     private void abandon(WorkCompletionArray wcs) throws VerbsException, InterruptedException {
         abandoned = true;
+        reclaim();
+        if (lanes != null) {
+            undelivered.add(lanes.abandon());
+        }
         long lastWork = System.nanoTime();
         while (System.nanoTime() - lastWork < QUIET_NANOS) {
             int n = cq.poll(wcs, BATCH);
@@ -185,7 +217,12 @@ public final class Poller extends LongRunningWork {
         if (!draining) {
             buffers.topUp(wrs);
         }
-        if (permits.availablePermits() == 0) {
+        if (lanes != null) {
+            dispatchLanes();
+            if (!lanes.keepingUp()) {
+                return -1;
+            }
+        } else if (permits.availablePermits() == 0) {
             return -1;
         }
         int n = cq.poll(wcs, BATCH);
@@ -197,10 +234,16 @@ public final class Poller extends LongRunningWork {
 
     /** The buffers of returned batches become free; the batch objects are kept for reuse. */
     private void reclaim() {
+        retained.drainReleased();
         Delivery done;
         while ((done = returned.poll()) != null) {
             for (int k = 0; k < done.count(); k++) {
-                buffers.release(done.buffer(k));
+                if (done.buffer(k) >= 0) {
+                    buffers.release(done.buffer(k));
+                }
+            }
+            if (lanes != null && done.count() > 0) {
+                lanes.ended(done);
             }
             done.clear();
             spare.push(done);
@@ -220,16 +263,46 @@ public final class Poller extends LongRunningWork {
                 buffers.release((int) wcs.wrId(i));
                 continue;
             }
+            if (lanes != null) {
+                lanes.offer(wcs, i, links.connectionId(wcs.qpNum(i)));
+                continue;
+            }
             if (d == null) {
-                d = spare.isEmpty() ? new Delivery(name, endpoints, buffers, links, this::returned, () -> abandoned,
-                        rules, pause, BATCH) : spare.pop();
+                d = batch();
             }
             d.add(wcs, i);
+        }
+        if (lanes != null) {
+            dispatchLanes();
+            return;
         }
         if (d == null) {
             return;
         }
         permits.acquire();
+        schedule(d);
+    }
+
+    /** ordering=connection: a batch for each ready lane while an endpoint is free. */
+    private void dispatchLanes() {
+        while (lanes.waiting() > 0 && permits.tryAcquire()) {
+            Delivery d = lanes.next(this::batch);
+            if (d == null) {
+                permits.release();
+                return;
+            }
+            schedule(d);
+        }
+    }
+
+    /** @return an empty batch: a reused one, or a new one */
+    private Delivery batch() {
+        return spare.isEmpty() ? new Delivery(name, endpoints, buffers, links, this::returned, () -> abandoned,
+                rules, pause, retained, BATCH) : spare.pop();
+    }
+
+    /** Runs the batch on the WorkManager (its permit taken), or here when it refuses. */
+    private void schedule(Delivery d) {
         try {
             workManager.scheduleWork(d);
         } catch (WorkException e) {
@@ -251,6 +324,9 @@ public final class Poller extends LongRunningWork {
         }
         returned.offer(batch);
         permits.release();
+        if (lanes != null) {
+            batchEnded.release();
+        }
         runIfIdle();
     }
 
@@ -302,6 +378,7 @@ public final class Poller extends LongRunningWork {
         Runnable action = whenIdle.get();
         if (action != null && hasEnded() && permits.availablePermits() == maxConcurrency
                 && whenIdle.compareAndSet(action, null)) {
+            retained.detachAll(); // retained messages to the heap before the slab goes
             action.run();
         }
     }
@@ -354,6 +431,21 @@ public final class Poller extends LongRunningWork {
     /** @return messages whose every attempt failed */
     long deadLettered() {
         return deadLettered.sum();
+    }
+
+    /** @return messages copied out of the SRQ past maxHeldPerConnection: waiting (ordering=connection) or retained */
+    long copiedOut() {
+        return (lanes == null ? 0 : lanes.copiedOut()) + retained.copiedOut();
+    }
+
+    /** @return receive buffers kept by retained messages now */
+    int retainedBuffers() {
+        return retained.retained();
+    }
+
+    /** @return connections disconnected for holding more than maxHeldPerConnection allows */
+    long slowDisconnects() {
+        return lanes == null ? 0 : lanes.evicted();
     }
 
     /** @return deliveries that failed (onReceive, beforeDelivery or afterDelivery threw) */

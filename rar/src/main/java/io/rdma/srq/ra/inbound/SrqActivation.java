@@ -287,9 +287,13 @@ public final class SrqActivation {
 
     /** @return the counters now */
     public ActivationStatistics statistics() {
-        return new ActivationStatistics(name, device, buffers.posted(), poller.completed(), poller.delivered(),
-                poller.undelivered(), poller.failures(), poller.redelivered(), poller.deadLettered(),
-                poller.pauses(), poller.paused(), poller.errors(), control.limitEvents(), buffers.outstanding(), buffers.fill(),
-                links.size(), admission.rejectedByReason());
+        return ActivationStatistics.builder().srqName(name).device(device).posted(buffers.posted())
+                .completed(poller.completed()).delivered(poller.delivered()).undelivered(poller.undelivered())
+                .endpointFailures(poller.failures()).redelivered(poller.redelivered())
+                .deadLettered(poller.deadLettered()).pauses(poller.pauses()).paused(poller.paused())
+                .errorCompletions(poller.errors()).limitEvents(control.limitEvents())
+                .outstanding(buffers.outstanding()).fill(buffers.fill()).connections(links.size())
+                .rejectedByReason(admission.rejectedByReason()).copiedOut(poller.copiedOut())
+                .slowDisconnects(poller.slowDisconnects()).retained(poller.retainedBuffers()).build();
     }
 }

@@ -69,6 +69,8 @@ public class SrqActivationSpec implements ActivationSpec {
     private String ackTimeout = "14";
     private String retryCount = "7";
     private String rnrRetryCount = "7";
+    private String ordering = "none";
+    private String maxHeldPerConnection = "";
 
     /**
      * Parses and checks every property.
@@ -111,7 +113,50 @@ public class SrqActivationSpec implements ActivationSpec {
                         "dead-lettered messages in a row that pause delivery (0: never pause)"),
                 Duration.ofMillis(CHECK.integer("pauseTimeout", pauseTimeout, 0, 86_400_000,
                         "milliseconds a pause after failures lasts unless resumed (0: until resumed)")),
-                admission(), FabricProperties.parse(CHECK, trafficClass, ackTimeout, retryCount, rnrRetryCount));
+                admission(), FabricProperties.parse(CHECK, trafficClass, ackTimeout, retryCount, rnrRetryCount),
+                CHECK.oneOf("ordering", ordering, InboundConfig.Ordering.class),
+                CHECK.integer("maxHeldPerConnection", blankTo(maxHeldPerConnection,
+                                String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(Poller.BATCH, maxWr), maxWr,
+                        "messages of one connection waiting in receive buffers under ordering=connection: "
+                                + Poller.BATCH + " (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr"));
+    }
+
+    /** @return maxHeldPerConnection when blank: an eighth of srqMaxWr, at least one poll of the CQ (or srqMaxWr) */
+    static int defaultHeldPerConnection(int maxWr) {
+        return Math.min(maxWr, Math.max(Poller.BATCH, maxWr / 8));
+    }
+
+    /** @return ordering text */
+    public String getOrdering() {
+        return ordering;
+    }
+
+    /**
+     * @param ordering none (default: messages of one connection may be processed concurrently and out
+     *                 of arrival order) | connection (in arrival order, one at a time per connection;
+     *                 connections in parallel up to maxConcurrency)
+     */
+    public void setOrdering(String ordering) {
+        this.ordering = ordering;
+    }
+
+    /** @return maxHeldPerConnection text */
+    public String getMaxHeldPerConnection() {
+        return maxHeldPerConnection;
+    }
+
+    /**
+     * @param maxHeldPerConnection messages of one connection that may wait in receive buffers of the
+     *                             SRQ behind its delivery in progress, under ordering=connection:
+     *                             32..srqMaxWr (or srqMaxWr when below 32); empty: srqMaxWr / 8, at
+     *                             least 32. Beyond it its messages are copied to the heap, and a
+     *                             stalled connection with as many again waiting in copies is
+     *                             disconnected. The same number bounds the receive buffers one
+     *                             connection's messages may keep through ReceiveCompletion.retain()
+     *                             (either ordering)
+     */
+    public void setMaxHeldPerConnection(String maxHeldPerConnection) {
+        this.maxHeldPerConnection = maxHeldPerConnection;
     }
 
     /**

@@ -51,6 +51,12 @@ public final class StatisticsTable {
             counter("dead-letters", "messages whose every delivery attempt failed (SrqDeadLetter fired)", a -> a.statistics().deadLettered()),
             counter("pauses", "times delivery paused after maxSequentialDeliveryFailures", a -> a.statistics().pauses()),
             gauge("paused", "1 while delivery is paused after failures, else 0", a -> flag(a.statistics().paused())),
+            counter("copied-out", "messages copied out of the SRQ because their connection held maxHeldPerConnection"
+                    + " receive buffers (waiting under ordering=connection, or retained)", a -> a.statistics().copiedOut()),
+            gauge("retained-buffers", "receive buffers kept past their call by RetainedMessages now, buffers",
+                    a -> a.statistics().retained()),
+            counter("slow-disconnects", "connections disconnected for holding maxHeldPerConnection buffers and as many"
+                    + " waiting copies (ordering=connection; WARN SRQRA0330)", a -> a.statistics().slowDisconnects()),
             counter("rejected-connections", "connect requests rejected by admission control, all reasons", a -> a.statistics().rejected())));
         for (RejectReason reason : RejectReason.values()) {
             String key = reason.name();

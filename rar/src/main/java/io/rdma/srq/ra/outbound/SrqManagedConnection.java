@@ -419,8 +419,8 @@ public final class SrqManagedConnection implements ManagedConnection {
                 try {
                     int outstanding = s.limitReached();
                     if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
-                        registry.limitReached(new SrqLimitReached(s.name(), device, s.limit(), outstanding,
-                                Instant.now()), classLoader);
+                        registry.limitReached(SrqLimitReached.builder().srqName(s.name()).device(device)
+                                .limit(s.limit()).outstanding(outstanding).time(Instant.now()).build(), classLoader);
                     }
                 } catch (VerbsException | IllegalStateException e) {
                     RaLogger.LOG.refillFailed(e, s.name(), device);

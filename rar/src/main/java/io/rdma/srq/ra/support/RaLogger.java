@@ -183,4 +183,12 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.INFO)
     @Message(id = 316, value = "activation %s: delivery resumed")
     void deliveryResumed(String activation);
+
+    // inbound delivery, ordering and held buffers (330–339)
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 330, value = "activation %s: connection %d holds %d receive buffers (maxHeldPerConnection) and %d "
+            + "further messages wait in heap copies behind its slow delivery; disconnecting it (its QP to ERROR, "
+            + "rdma_disconnect): what it sent before is still delivered, in order")
+    void slowConnectionDisconnected(String activation, long connectionId, int held, int copied);
 }

@@ -28,7 +28,10 @@ import java.time.Duration;
  *
  * <p>{@code workManager}: {@code callerRuns} runs each delivery batch on the poller's thread (the
  * adapter's path on one core, the sender on the other); {@code pool} hands it to a pool thread, as
- * a container's WorkManager does.
+ * a container's WorkManager does. {@code ordering}: the activation property (none: each poll's batch
+ * to one endpoint; connection: through the per-connection lanes, {@code ConnectionLanes}); the one
+ * sender is one connection, so this measures the lanes' cost, not parallelism. bareLoop ignores it
+ * (run it with {@code -p ordering=none} alone).
  */
 public class ActivationPipelineBenchmark extends SoftDeviceBenchmark {
     /** Messages the sender may be ahead of the receiver: half the SRQ, so the SRQ never runs dry. */
@@ -37,6 +40,10 @@ public class ActivationPipelineBenchmark extends SoftDeviceBenchmark {
     /** bareLoop: the baseline ({@link BarePollLoop}); callerRuns, pool: the adapter with that WorkManager. */
     @Param({"bareLoop", "callerRuns", "pool"})
     public String workManager;
+
+    /** The activation property ordering. */
+    @Param({"none", "connection"})
+    public String ordering;
 
     private TestWorkManager wm;
     private SrqActivation activation;
@@ -61,6 +68,7 @@ public class ActivationPipelineBenchmark extends SoftDeviceBenchmark {
         spec.setBufferSize("64");
         spec.setPollMode("busy");
         spec.setMaxConcurrency("4");
+        spec.setOrdering(ordering);
         activation = SrqActivation.start(wm, (event, loader) -> { }, null, new NoOpEndpointFactory(), spec.config());
         sender = new SoftSender(activation.listenAddress(), 64);
     }

@@ -51,7 +51,12 @@ class ActivationSpecValidationTest {
             "ackTimeout      | 0      | ackTimeout must be in 1..31 (the ACK timeout 4.096 µs × 2^ackTimeout; 0, which never times out, is not allowed), got 0",
             "ackTimeout      | 32     | ackTimeout must be in 1..31 (the ACK timeout 4.096 µs × 2^ackTimeout; 0, which never times out, is not allowed), got 32",
             "retryCount      | 8      | retryCount must be in 0..7 (transport retries after an ACK timeout; a dead peer is seen after ackTimeout × (retryCount + 1)), got 8",
-            "rnrRetryCount   | -1     | rnrRetryCount must be in 0..7 (retries after an RNR NAK; 7 = retry forever), got -1"})
+            "rnrRetryCount   | -1     | rnrRetryCount must be in 0..7 (retries after an RNR NAK; 7 = retry forever), got -1",
+
+            "ordering        | partition | ordering must be one of none, connection, got 'partition'",
+            "maxHeldPerConnection | 8 | maxHeldPerConnection must be in 32..1024 (messages of one connection waiting in receive buffers under ordering=connection: 32 (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr), got 8",
+            "maxHeldPerConnection | 2000 | maxHeldPerConnection must be in 32..1024 (messages of one connection waiting in receive buffers under ordering=connection: 32 (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr), got 2000",
+            "reconnectInterval | 99   | reconnectInterval must be in 100..3600000 (milliseconds before a failed or lost connection is tried again), got 99"})
     void badValuesNameThePropertyAndItsRange(String property, String value, String message) throws Exception {
         SrqActivationSpec spec = new SrqActivationSpec();
         SrqActivationSpec.class.getMethod("set" + Character.toUpperCase(property.charAt(0)) + property.substring(1),
@@ -71,6 +76,18 @@ class ActivationSpecValidationTest {
         assertTrue(c.srq().srqLimit() < c.initialFill());
         assertEquals(null, c.connectTo(), "no outgoing connections unless connectTo is set");
         assertEquals(4096, c.replyBufferSize());
+        assertEquals(InboundConfig.Ordering.NONE, c.ordering());
+        assertEquals(128, c.maxHeldPerConnection(), "an eighth of srqMaxWr");
+    }
+
+    @Test
+    void maxHeldPerConnectionFollowsASmallSrq() throws Exception {
+        SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setSrqMaxWr("16");
+        spec.setSrqLimit("0");
+        assertEquals(16, spec.config().maxHeldPerConnection(), "srqMaxWr when below one poll of the CQ");
+        spec.setSrqMaxWr("100");
+        assertEquals(32, spec.config().maxHeldPerConnection(), "at least one poll of the CQ");
     }
 
     @Test

@@ -4,6 +4,8 @@ import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftSender;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.List;
@@ -25,10 +27,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DeactivationDrainTest extends SoftActivationTest {
 
-    @Test
-    void midStreamDeactivationWithABacklogLargerThanTheDrainLosesNothingSilently() throws Exception {
+    @ParameterizedTest(name = "ordering={0}")
+    @ValueSource(strings = {"none", "connection"})
+    void midStreamDeactivationWithABacklogLargerThanTheDrainLosesNothingSilently(String ordering) throws Exception {
         SrqActivationSpec spec = spec("srqMaxWr", "512", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "2",
-                "drainTimeout", "200");
+                "drainTimeout", "200", "ordering", ordering);
         ra.endpointActivation(endpoints, spec);
         SrqActivation a = ra.activations().getFirst();
         endpoints.behaviour(c -> LockSupport.parkNanos(2_000_000)); // a slow MDB: 2 ms a message

@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  */
 public final class TestEndpointFactory implements MessageEndpointFactory {
     /** One received message, copied during the call. */
-    public record Received(long wrId, int byteLen, byte[] payload, boolean hasImm, int immData, int srcQp, int qpNum,
-                           long connectionId, int attempt) {
+    public record Received(int byteLen, byte[] payload, boolean hasImm, int immData, int qpNum, long connectionId,
+                           int attempt) {
     }
 
     /** Messages in arrival order. */
@@ -185,8 +185,8 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
                     sequences.add(c.payload().order(java.nio.ByteOrder.nativeOrder()).getLong(0));
                 }
                 if (recordPayloads) {
-                    received.add(new Received(c.wrId(), c.byteLen(), c.copyPayload(), c.hasImmData(), c.immData(),
-                            c.srcQp(), c.qpNum(), c.connectionId(), c.deliveryAttempt()));
+                    received.add(new Received(c.byteLen(), c.copyPayload(), c.hasImmData(), c.immData(), c.qpNum(),
+                            c.connectionId(), c.deliveryAttempt()));
                 }
                 if (!gate.await(30, TimeUnit.SECONDS)) {
                     violations.add("gate never opened");

@@ -1,0 +1,41 @@
+package io.rdma.srq.api;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The way back to the sender of one delivered message, kept past its listener call
+ * ({@link ReceiveCompletion#replyHandle()}): usable from any thread, any time later, for as long as
+ * the connection the message arrived on lasts. A reply posts a SEND on that connection's QP
+ * (ibv_post_send(3)); the bytes are copied into a registered send slot before the call returns.
+ *
+ * <p>The handle names its connection by {@link #connectionId()}, an id never reused (QP numbers are):
+ * once that connection is gone — the peer disconnected, the QP went to error, the activation was
+ * deactivated — every reply fails with ENOTCONN, even when a later connection got the same QP
+ * number. Thread-safe; replies from several threads on one connection are posted one at a time.
+ */
+public interface ReplyHandle {
+
+    /** {@return the id of the connection the message arrived on (never reused; 0: it was already gone)} */
+    long connectionId();
+
+    /**
+     * Answers the sender as {@link ReceiveCompletion#reply(ByteBuffer)} does: SEND_WITH_IMM echoing
+     * the request's imm_data when it carried one (so {@code SrqPeer.call} matches the reply), a plain
+     * SEND otherwise.
+     *
+     * @param message the remaining bytes are sent, at most the activation's replyBufferSize
+     * @throws VerbsException ENOTCONN once the connection is gone; EMSGSIZE above replyBufferSize;
+     *                        EIO if an earlier reply on it completed with an error; ETIMEDOUT if its
+     *                        send queue stayed full for the activation's replyTimeout
+     */
+    void reply(ByteBuffer message) throws VerbsException;
+
+    /**
+     * As {@link #reply(ByteBuffer)} with the immediate data given (SEND_WITH_IMM).
+     *
+     * @param message the bytes
+     * @param immData 32 bits of immediate data, in host order
+     * @throws VerbsException as {@link #reply(ByteBuffer)}
+     */
+    void reply(ByteBuffer message, int immData) throws VerbsException;
+}
