@@ -50,7 +50,7 @@ final class ConnectionLanes {
     /** A batch in delivery this many times longer than batches take on average is stalled. */
     static final int STALL_FACTOR = 10;
     /** ... and at least this long, ms. */
-    static final long STALL_FLOOR_MS = 10;
+    static final long STALL_FLOOR_MS = 100;
     private static final long STALL_FLOOR_NANOS = STALL_FLOOR_MS * 1_000_000;
 
     private final String name;
