@@ -61,7 +61,7 @@ public class ActivationPipelineBenchmark extends SoftDeviceBenchmark {
         spec.setBufferSize("64");
         spec.setPollMode("busy");
         spec.setMaxConcurrency("4");
-        activation = SrqActivation.start(wm, (event, loader) -> { }, null, new NoOpEndpointFactory(), spec.config());
+        activation = SrqActivation.start(wm, (event, loader) -> { }, null, new NoOpEndpointFactory(), spec.config(), spec.recovery());
         sender = new SoftSender(activation.listenAddress(), 64);
     }
 
