@@ -94,8 +94,11 @@ final class SoftDevice {
         return portState;
     }
 
-    void portState(int state) {
-        portState = state;
+    /** Sets the state of {@code port} if the device has it (soft devices have port 1 only). */
+    void portState(int port, int state) {
+        if (port >= 1 && port <= profile.deviceAttributes().physPortCnt()) {
+            portState = state;
+        }
     }
 
     /** {@return the open contexts of this device} */

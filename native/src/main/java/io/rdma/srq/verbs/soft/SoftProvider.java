@@ -127,7 +127,8 @@ public final class SoftProvider implements VerbsProvider {
     /**
      * Simulates a port going down (the link of a real port failing): IBV_EVENT_PORT_ERR for
      * {@code port} on every open context of the device, and ibv_query_port(3) reads the port DOWN
-     * until {@link #raisePortActive}.
+     * until {@link #raisePortActive} (a port the device does not have changes no state: the event
+     * alone, for tests of code that must ignore other ports' events).
      *
      * @param deviceName e.g. {@code soft_rxe0}
      * @param port       the port number
@@ -135,7 +136,7 @@ public final class SoftProvider implements VerbsProvider {
      * @throws IllegalArgumentException for an unknown soft device
      */
     public static int raisePortError(String deviceName, int port) {
-        SoftFabric.device(SoftProfile.of(deviceName)).portState(io.rdma.srq.api.PortAttributes.STATE_DOWN);
+        SoftFabric.device(SoftProfile.of(deviceName)).portState(port, io.rdma.srq.api.PortAttributes.STATE_DOWN);
         return raise(deviceName, io.rdma.srq.api.AsyncEventType.PORT_ERR, port);
     }
 
@@ -149,7 +150,7 @@ public final class SoftProvider implements VerbsProvider {
      * @throws IllegalArgumentException for an unknown soft device
      */
     public static int raisePortActive(String deviceName, int port) {
-        SoftFabric.device(SoftProfile.of(deviceName)).portState(io.rdma.srq.api.PortAttributes.STATE_ACTIVE);
+        SoftFabric.device(SoftProfile.of(deviceName)).portState(port, io.rdma.srq.api.PortAttributes.STATE_ACTIVE);
         return raise(deviceName, io.rdma.srq.api.AsyncEventType.PORT_ACTIVE, port);
     }
 

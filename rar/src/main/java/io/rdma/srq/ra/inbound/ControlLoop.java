@@ -4,6 +4,7 @@ import io.rdma.srq.api.AsyncEventType;
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.DevicePresence;
 import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.RejectReason;
@@ -42,7 +43,9 @@ import java.util.function.Consumer;
  *       application's observers on a Work of their own ({@link ObserverDispatch}): an observer
  *       never runs on this loop's thread, so a slow one delays no accept and no deactivation;</li>
  *   <li>IBV_EVENT_DEVICE_FATAL, and IBV_EVENT_PORT_ERR when no port of the device is ACTIVE any
- *       more (ibv_query_port(3)): the device is lost, as above; others at debug.</li>
+ *       more (ibv_query_port(3)): the device is lost, as above; others at debug;</li>
+ *   <li>once a second ({@link DevicePresence}): the device no longer listed by its provider — being
+ *       removed — is lost too (a wildcard listener gets no DEVICE_REMOVAL of its own).</li>
  * </ul>
  */
 final class ControlLoop extends LongRunningWork {
@@ -62,6 +65,7 @@ final class ControlLoop extends LongRunningWork {
     private final ObserverDispatch observers;
     private final LongAdder limitEvents = new LongAdder();
     private final Consumer<Fault> lost;
+    private final DevicePresence presence;
 
     /**
      * @param name              the activation's SRQ name, for logs, the thread and the event
@@ -87,6 +91,7 @@ final class ControlLoop extends LongRunningWork {
         this.admission = admission;
         this.observers = observers;
         this.lost = lost;
+        this.presence = new DevicePresence(context, DevicePresence.PERIOD);
     }
 
     @Override
@@ -99,6 +104,9 @@ final class ControlLoop extends LongRunningWork {
             Optional<AsyncEvent> a;
             while (running() && (a = context.getAsyncEvent(Duration.ZERO)).isPresent()) {
                 asyncEvent(a.get());
+            }
+            if (!presence.stillListed()) {
+                lost.accept(Fault.deviceUnlisted());
             }
         }
     }

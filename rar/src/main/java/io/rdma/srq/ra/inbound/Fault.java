@@ -28,6 +28,11 @@ record Fault(String what, Errno errno) {
         return new Fault("RDMA_CM_EVENT_DEVICE_REMOVAL", Errno.ENODEV);
     }
 
+    /** The device is no longer listed by its provider (ibv_get_device_list(3)): it is being removed. */
+    static Fault deviceUnlisted() {
+        return new Fault("no longer listed by ibv_get_device_list (being removed)", Errno.ENODEV);
+    }
+
     /** {@return the errno name, or null} */
     String errnoName() {
         return errno == null ? null : errno.name();
