@@ -127,6 +127,8 @@ public final class SrqManagedConnection implements ManagedConnection {
             if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
                 registry.opened(mc);
             }
+            // serviced from the start, SRQs or not: device events and a removal reach idle connections too
+            factory.receiveService().register(mc);
             RaLogger.LOG.debugf("opened pooled connection on %s (%s), port %d", context.deviceName(), context.providerName(),
                     config.port());
             return mc;
