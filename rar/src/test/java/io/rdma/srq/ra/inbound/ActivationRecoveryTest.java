@@ -313,6 +313,46 @@ class ActivationRecoveryTest {
     }
 
     @Test
+    void aWildcardListenerWithoutConnectionsStillReleasesARemovedDevice() throws Exception {
+        SrqActivation a = activate(spec("listenAddress", "0.0.0.0"));
+        long start = System.nanoTime();
+        assertTrue(SoftProvider.removeDevice(DEVICE, Duration.ofSeconds(10)),
+                "no rdma_cm id of the activation is bound to the device; the device list tells it");
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        System.out.printf("device removal under a wildcard listener: every native object released in %d ms%n", ms);
+        assertTrue(ms < 5_000, "removal took " + ms + " ms (the device list is read once a second)");
+        assertTrue(lossEvent().cause().contains("no longer listed"), lossEvent().cause());
+        SoftProvider.addDevice(DEVICE);
+        assertTrue(a.awaitState(ActivationState.ACTIVE, WAIT));
+    }
+
+    @Test
+    void whatTheDrainCannotDeliverAfterADeviceLossIsCountedLostAndLogged() throws Exception {
+        endpoints.behaviour(c -> {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        SrqActivation a = activate(spec("maxConcurrency", "1", "drainTimeout", "0", "maxBatchSize", "1"));
+        SoftSender s = sender(a.listenAddress());
+        for (int i = 0; i < 200; i++) {
+            s.send(i, 64, null);
+        }
+        s.drain(WAIT);
+        assertEquals(200, s.acknowledged, "all in the receiver's CQ");
+        assertTrue(endpoints.received.size() < 150, "the endpoint is slow: a backlog waits in the CQ");
+        SoftProvider.raiseDeviceFatal(DEVICE);
+        assertTrue(a.awaitState(ActivationState.ACTIVE, WAIT));
+        await(() -> a.lostAtDeviceLoss() > 0, "the backlog counted lost");
+        long delivered = deliveredSequences().size();
+        assertEquals(200, delivered + a.lostAtDeviceLoss(), "acknowledged = delivered + counted lost");
+        assertEquals(0, a.statistics().undelivered(), "lost with the device, not undelivered at a deactivation");
+        assertEquals(a.lostAtDeviceLoss(), figure(ra.activationViews().getFirst(), "lost-at-device-loss"));
+    }
+
+    @Test
     void stoppingDuringTheBackoffStopsAtOnce() throws Exception {
         assertTrue(SoftProvider.removeDevice(DEVICE, Duration.ofSeconds(1)));
         SrqActivation a = activate(spec("recoveryInitialDelay", "60000", "recoveryMaxDelay", "60000"));
