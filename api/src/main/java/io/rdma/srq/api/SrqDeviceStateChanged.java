@@ -20,6 +20,8 @@ public final class SrqDeviceStateChanged {
     private final Instant at;
 
     /**
+     * A change of state.
+     *
      * @param activation the activation's name (its srqName, else the MDB class's simple name)
      * @param device     the RDMA device it uses or tries to open (e.g. rxe0, soft_rxe0)
      * @param from       the state before
