@@ -58,6 +58,7 @@ final class ActivationRun {
 
     private final String name;
     private final String device;
+    private final String provider;
     private final MessageEndpointFactory factory;
     private final Context context;
     private final Links links;
@@ -82,6 +83,7 @@ final class ActivationRun {
         this.context = context;
         this.drainTimeout = config.drainTimeout();
         this.device = context.deviceName();
+        this.provider = context.providerName();
         this.name = config.srqName().isEmpty() ? factory.getEndpointClass().getSimpleName() : config.srqName();
         ProtectionDomain pd = context.allocPd();
         CompletionChannel channel = config.pollMode() == InboundConfig.PollMode.BUSY ? null
@@ -313,6 +315,11 @@ final class ActivationRun {
     /** @return the activation's name (srqName, else the MDB class's simple name) */
     String name() {
         return name;
+    }
+
+    /** @return the verbs provider of the run's device ({@code ibverbs}, {@code soft}) */
+    String providerName() {
+        return provider;
     }
 
     /**

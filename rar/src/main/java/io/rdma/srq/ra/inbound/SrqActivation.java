@@ -4,6 +4,7 @@ import io.rdma.srq.api.ActivationState;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqDeviceStateChanged;
 import io.rdma.srq.ra.management.DeviceState;
+import io.rdma.srq.ra.support.DevicePresence;
 import io.rdma.srq.ra.support.RaLogger;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
@@ -62,6 +63,8 @@ public final class SrqActivation {
     private long recoveringSince;
     private ActivationState recoveringFrom;
     private String device;
+    /** The provider of the last run opened, null before the first. */
+    private volatile String lastProvider;
 
     private SrqActivation(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
                           MessageEndpointFactory factory, InboundConfig config, Backoff backoff) {
@@ -136,6 +139,7 @@ public final class SrqActivation {
                 from = state;
                 run = r;
                 device = r.deviceName();
+                lastProvider = r.providerName();
                 state = ActivationState.ACTIVE;
             }
         }
@@ -201,6 +205,7 @@ public final class SrqActivation {
             if (lostRun != null) {
                 lostRun.stop(DELIVERY_BOUND, true);
                 totals.ended(lostRun);
+                DevicePresence.releaseRemoved(lostRun.providerName());
             }
         }
 
@@ -243,6 +248,10 @@ public final class SrqActivation {
                 fire(now, ActivationState.FAILED, OpenFailure.errno(failure) == null ? null
                         : OpenFailure.errno(failure).name(), failure.getMessage());
                 return false;
+            }
+            String provider = lastProvider;
+            if (provider != null && OpenFailure.errno(failure) == io.rdma.srq.api.Errno.ENODEV) {
+                DevicePresence.releaseRemoved(provider); // the lost run's last delivery may have freed it only now
             }
             if (attempt == 1 || Long.bitCount(attempt) == 1) { // the 1st, 2nd, 4th, 8th … failure: not a line per retry
                 RaLogger.LOG.openDeferred(name, now, failure.getMessage(), next.toMillis(), backoff.maxDelay().toMillis());

@@ -540,8 +540,12 @@ public final class SrqManagedConnection implements ManagedConnection {
         if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
             registry.closed(this);
         }
-        teardown.close(context)
-                .throwIfFailed(first -> new ResourceException("destroy of " + device + ": " + first.getMessage(), first));
+        String provider = context.providerName();
+        teardown.close(context);
+        if (broken) {
+            DevicePresence.releaseRemoved(provider); // a removed device: librdmacm lets go of its context too
+        }
+        teardown.throwIfFailed(first -> new ResourceException("destroy of " + device + ": " + first.getMessage(), first));
     }
 
     /** @return whether destroy has run */

@@ -61,4 +61,20 @@ public final class DevicePresence {
     public String device() {
         return device;
     }
+
+    /**
+     * Asks the provider's libraries to let go of devices no longer listed
+     * ({@link io.rdma.srq.verbs.VerbsProvider#releaseRemovedDevices}: librdmacm keeps a context of
+     * every device it has used until then), after the caller closed its own objects of a removed
+     * device; quiet on failure (nothing more can be done).
+     *
+     * @param provider the provider's name ({@code ibverbs}, {@code soft})
+     */
+    public static void releaseRemoved(String provider) {
+        try {
+            Verbs.provider(provider).releaseRemovedDevices();
+        } catch (io.rdma.srq.api.VerbsException | RuntimeException e) {
+            // the provider is gone as well: it holds nothing
+        }
+    }
 }
