@@ -60,6 +60,8 @@ public final class SrqActivation {
     private ActivationRun run;
     private int generation;
     private Recovery recovery;
+    /** A loss reported by the run being opened, before it became current: handled once it is. */
+    private Fault pendingFault;
     private long recoveringSince;
     private ActivationState recoveringFrom;
     private String device;
@@ -129,10 +131,14 @@ public final class SrqActivation {
         int gen;
         synchronized (lock) {
             gen = ++generation;
+            pendingFault = null;
         }
         ActivationRun r = ActivationRun.start(wm, sink, tsr, factory, config, fault -> lost(gen, fault));
         ActivationState from;
+        Fault pending;
         synchronized (lock) {
+            pending = pendingFault;
+            pendingFault = null;
             if (state == ActivationState.STOPPED) {
                 from = null;
             } else {
@@ -150,13 +156,22 @@ public final class SrqActivation {
         if (from != ActivationState.ACTIVE) {
             fire(from, ActivationState.ACTIVE, null, "opened on " + r.deviceName() + ", listening at " + r.listenAddress());
         }
+        if (pending != null) {
+            lost(gen, pending); // the device went while the run was being opened
+        }
     }
 
     /** The run of generation {@code gen} lost its device (on its control loop's or connector's thread). */
     private void lost(int gen, Fault fault) {
         synchronized (lock) {
-            if (gen != generation || state != ActivationState.ACTIVE) {
-                return; // an older run, or already recovering / stopping
+            if (gen != generation) {
+                return; // an older run
+            }
+            if (state != ActivationState.ACTIVE) {
+                if (state == ActivationState.STARTING || state == ActivationState.RECOVERING) {
+                    pendingFault = fault; // this run is still being opened: openRun hands it on
+                }
+                return;
             }
             state = ActivationState.RECOVERING;
             recoveringSince = System.nanoTime();
