@@ -32,8 +32,22 @@ public record PortAttributes(
         int smSl, int subnetTimeout, int initTypeReply, int activeWidth, int activeSpeed, int physState,
         int linkLayer, int flags, int portCapFlags2) {
 
+    /** IBV_PORT_DOWN */
+    public static final int STATE_DOWN = 1;
     /** IBV_PORT_ACTIVE */
     public static final int STATE_ACTIVE = 4;
+
+    /**
+     * {@return these attributes with another port state (phys_state follows: 5 LINK_UP for ACTIVE,
+     *          3 DISABLED otherwise), as ibv_query_port(3) reads after a link goes down or comes back}
+     *
+     * @param newState an enum ibv_port_state value (1 DOWN … 5 ACTIVE_DEFER)
+     */
+    public PortAttributes withState(int newState) {
+        return new PortAttributes(newState, maxMtu, activeMtu, gidTblLen, portCapFlags, maxMsgSz, badPkeyCntr,
+                qkeyViolCntr, pkeyTblLen, lid, smLid, lmc, maxVlNum, smSl, subnetTimeout, initTypeReply, activeWidth,
+                activeSpeed, newState == STATE_ACTIVE ? 5 : 3, linkLayer, flags, portCapFlags2);
+    }
 
     /**
      * {@return the MTU in bytes (256 … 4096), or 0 for an unknown value}

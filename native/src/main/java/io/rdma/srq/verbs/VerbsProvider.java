@@ -52,4 +52,17 @@ public interface VerbsProvider {
      *                        when the provider cannot run here
      */
     Optional<String> deviceOfAddress(java.net.InetAddress address) throws VerbsException;
+
+    /**
+     * Lets the provider's libraries let go of devices that are no longer listed (being removed), so
+     * that a removal that waits for every user of the device (rxe: driver note 23) can complete once
+     * the caller has closed its own objects of it. librdmacm keeps an {@code ibv_context} per device
+     * it has bound an id to, after the last id is gone too, and closes it only when
+     * rdma_get_devices(3) finds the device missing from ibv_get_device_list(3) — and not at all when
+     * the list has become empty (rdma-core librdmacm/cma.c: {@code ucma_put_device} keeps
+     * {@code verbs}, {@code sync_devices_list} returns ENODEV for an empty list before it calls
+     * {@code remove_cma_dev}). Nothing by default (the soft device keeps nothing).
+     */
+    default void releaseRemovedDevices() {
+    }
 }

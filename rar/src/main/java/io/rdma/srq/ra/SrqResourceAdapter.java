@@ -7,6 +7,7 @@ import io.rdma.srq.ra.inbound.EventSink;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.management.ActivationDirectory;
+import io.rdma.srq.ra.management.ActivationLifecycle;
 import io.rdma.srq.ra.management.ActivationView;
 import io.rdma.srq.ra.management.ActivationViews;
 import io.rdma.srq.ra.management.FigureStatistics;
@@ -176,7 +177,7 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
                     + " is already activated; deactivate it first");
         }
         activations.put(factory, SrqActivation.start(wm, limitEvents,
-                transactionRegistry(), factory, srqSpec.config()));
+                transactionRegistry(), factory, srqSpec.config(), srqSpec.recovery()));
     }
 
     @Override
@@ -194,7 +195,8 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
 
     @Override
     public List<ActivationView> activationViews() {
-        return activations.values().stream().map(a -> new ActivationView(a.statistics(), a.deviceState())).toList();
+        return activations.values().stream().map(a -> new ActivationView(a.statistics(), a.deviceState(),
+                new ActivationLifecycle(a.state(), a.recoveries(), a.lostAtDeviceLoss()))).toList();
     }
 
     @Override

@@ -92,6 +92,25 @@ final class CmChannel {
         }
     }
 
+    /**
+     * rdma_get_devices(3) + rdma_free_devices(3) for their side effect: librdmacm re-reads the device
+     * list and closes its cached {@code ibv_context} of every device no longer listed that no id uses
+     * (cma.c {@code sync_devices_list} → {@code remove_cma_dev}), or marks it to be closed when its
+     * last id goes. It opens a context of every listed device it had not opened yet (it caches them).
+     * Nothing when librdmacm is missing or lists no device at all (then it keeps what it has).
+     */
+    static void releaseRemovedDevices() {
+        if (!AVAILABLE) {
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment list = RdmaCm.rdma_get_devices(arena.allocate(ValueLayout.JAVA_INT));
+            if (list.address() != 0) {
+                RdmaCm.rdma_free_devices(list);
+            }
+        }
+    }
+
     static void ensureAvailable() throws VerbsException {
         if (!AVAILABLE) {
             throw new VerbsException("rdma_create_event_channel", Errno.ENOSYS,

@@ -167,4 +167,10 @@ public final class IbvProvider implements VerbsProvider {
             }
         }
     }
+
+    /** librdmacm closes its cached contexts of devices no longer listed ({@link VerbsProvider#releaseRemovedDevices}). */
+    @Override
+    public void releaseRemovedDevices() {
+        CmChannel.releaseRemovedDevices();
+    }
 }

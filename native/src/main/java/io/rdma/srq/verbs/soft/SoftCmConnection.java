@@ -22,7 +22,7 @@ import java.util.Optional;
  * alone (rdma_disconnect(3) moves only a QP made with rdma_create_qp to ERROR). There is no
  * TIMEWAIT_EXIT.
  */
-final class SoftCmConnection extends SoftResource implements CmConnection {
+final class SoftCmConnection extends SoftResource implements CmConnection, SoftDevice.CmId {
     private final SoftQueuePair qp;
     private final InetSocketAddress remote;
     private final SoftCmListener listener;
@@ -42,6 +42,13 @@ final class SoftCmConnection extends SoftResource implements CmConnection {
         this.remote = remote;
         this.listener = listener;
         this.own = listener == null ? new SoftEventQueue<>() : null;
+        qp.softContext().device().bound(this);
+    }
+
+    /** RDMA_CM_EVENT_DEVICE_REMOVAL for this id: on its listener's channel (passive) or its own (active). */
+    @Override
+    public void deviceRemoved() {
+        deliver(new CmEvent(CmEventType.DEVICE_REMOVAL, 0, null, this));
     }
 
     /**
@@ -165,6 +172,7 @@ final class SoftCmConnection extends SoftResource implements CmConnection {
 
     @Override
     protected void release() {
+        qp.softContext().device().unbound(this);
         if (established) {
             disconnectQuietly();
         }

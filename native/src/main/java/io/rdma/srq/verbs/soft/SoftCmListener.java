@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * CONNECT_REQUEST for each {@link io.rdma.srq.verbs.Context#connect} of a soft QP to this address,
  * then ESTABLISHED and DISCONNECTED of the connections it accepted.
  */
-final class SoftCmListener extends SoftResource implements CmListener {
+final class SoftCmListener extends SoftResource implements CmListener, SoftDevice.CmId {
     private final SoftContext context;
     private final InetSocketAddress local;
     private final int backlog;
@@ -37,6 +37,15 @@ final class SoftCmListener extends SoftResource implements CmListener {
         this.context = context;
         this.local = local;
         this.backlog = backlog;
+        if (!local.getAddress().isAnyLocalAddress()) {
+            context.device().bound(this); // a wildcard listen binds no device (rdma_bind_addr(3))
+        }
+    }
+
+    /** RDMA_CM_EVENT_DEVICE_REMOVAL for the listening id itself (no connection). */
+    @Override
+    public void deviceRemoved() {
+        events.add(new CmEvent(CmEventType.DEVICE_REMOVAL, 0, null, null));
     }
 
     /**
@@ -104,6 +113,7 @@ final class SoftCmListener extends SoftResource implements CmListener {
 
     @Override
     protected void release() {
+        context.device().unbound(this);
         SoftFabric.unbindListener(this);
         for (Request r : pending) {
             r.answer(State.REJECTED, null, null);

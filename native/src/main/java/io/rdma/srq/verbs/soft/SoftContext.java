@@ -106,7 +106,8 @@ final class SoftContext extends SoftResource implements Context {
     public PortAttributes queryPort(int port) throws VerbsException {
         checkOpen();
         checkPort("ibv_query_port", port);
-        return device.profile().portAttributes();
+        PortAttributes a = device.profile().portAttributes();
+        return a.state() == device.portState() ? a : a.withState(device.portState());
     }
 
     void checkPort(String operation, int port) throws VerbsException {

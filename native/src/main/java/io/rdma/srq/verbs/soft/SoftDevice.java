@@ -18,6 +18,18 @@ final class SoftDevice {
     private final byte[] ipv4Gid = new byte[16];
 
     private final java.util.Set<SoftContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** rdma_cm ids bound to this device (listeners, connections): told of its removal. */
+    private final java.util.Set<CmId> cmIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** False between {@link SoftProvider#removeDevice} and {@link SoftProvider#addDevice}. */
+    private volatile boolean present = true;
+    /** The port's state (IBV_PORT_ACTIVE, or DOWN after {@link SoftProvider#raisePortError}). */
+    private volatile int portState = io.rdma.srq.api.PortAttributes.STATE_ACTIVE;
+
+    /** A soft rdma_cm id: hears RDMA_CM_EVENT_DEVICE_REMOVAL when its device goes. */
+    interface CmId {
+        /** Queues RDMA_CM_EVENT_DEVICE_REMOVAL for this id (rdma_cm(7)). */
+        void deviceRemoved();
+    }
     private final Object keyLock = new Object();
     private volatile SoftMemoryRegion[] mrs = new SoftMemoryRegion[64];
     private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
@@ -50,6 +62,43 @@ final class SoftDevice {
 
     void closed(SoftContext context) {
         contexts.remove(context);
+    }
+
+    void bound(CmId id) {
+        cmIds.add(id);
+    }
+
+    void unbound(CmId id) {
+        cmIds.remove(id);
+    }
+
+    /** {@return whether the device is there (ibv_get_device_list(3) lists it, ibv_open_device opens it)} */
+    boolean present() {
+        return present;
+    }
+
+    /**
+     * Takes the device away or brings it back. Taking it away tells every rdma_cm id bound to it
+     * (RDMA_CM_EVENT_DEVICE_REMOVAL) and nothing else: see {@link SoftProvider#removeDevice}.
+     */
+    void present(boolean now) {
+        present = now;
+        if (!now) {
+            java.util.List.copyOf(cmIds).forEach(CmId::deviceRemoved);
+        } else {
+            portState = io.rdma.srq.api.PortAttributes.STATE_ACTIVE;
+        }
+    }
+
+    int portState() {
+        return portState;
+    }
+
+    /** Sets the state of {@code port} if the device has it (soft devices have port 1 only). */
+    void portState(int port, int state) {
+        if (port >= 1 && port <= profile.deviceAttributes().physPortCnt()) {
+            portState = state;
+        }
     }
 
     /** {@return the open contexts of this device} */

@@ -44,12 +44,14 @@ public final class SoftProvider implements VerbsProvider {
         return Optional.empty();
     }
 
-    /** {@return one device per {@link SoftProfile}, rxe first; node GUIDs in host order} */
+    /** {@return one device per {@link SoftProfile} that is present ({@link #removeDevice}), rxe first; node GUIDs in host order} */
     @Override
     public List<DeviceInfo> devices() {
         List<DeviceInfo> list = new ArrayList<>();
         for (SoftProfile p : SoftProfile.values()) {
-            list.add(new DeviceInfo(p.deviceName(), p.nodeGuid(), name()));
+            if (SoftFabric.device(p).present()) {
+                list.add(new DeviceInfo(p.deviceName(), p.nodeGuid(), name()));
+            }
         }
         return list;
     }
@@ -59,12 +61,13 @@ public final class SoftProvider implements VerbsProvider {
      *
      * @param deviceName {@code soft_rxe0}, {@code soft_mlx5_0} or {@code soft_efa0}
      * @return a new context; close it when done
-     * @throws VerbsException {@code ENODEV} naming the soft devices if there is no such device
+     * @throws VerbsException {@code ENODEV} naming the soft devices if there is no such device, or it
+     *                        is removed ({@link #removeDevice}) and not yet added again
      */
     @Override
     public Context open(String deviceName) throws VerbsException {
         for (SoftProfile p : SoftProfile.values()) {
-            if (p.deviceName().equals(deviceName)) {
+            if (p.deviceName().equals(deviceName) && SoftFabric.device(p).present()) {
                 return new SoftContext(SoftFabric.device(p));
             }
         }
@@ -139,7 +142,9 @@ public final class SoftProvider implements VerbsProvider {
 
     /**
      * Simulates a port going down (the link of a real port failing): IBV_EVENT_PORT_ERR for
-     * {@code port} on every open context of the device.
+     * {@code port} on every open context of the device, and ibv_query_port(3) reads the port DOWN
+     * until {@link #raisePortActive} (a port the device does not have changes no state: the event
+     * alone, for tests of code that must ignore other ports' events).
      *
      * @param deviceName e.g. {@code soft_rxe0}
      * @param port       the port number
@@ -147,7 +152,85 @@ public final class SoftProvider implements VerbsProvider {
      * @throws IllegalArgumentException for an unknown soft device
      */
     public static int raisePortError(String deviceName, int port) {
+        SoftFabric.device(SoftProfile.of(deviceName)).portState(port, io.rdma.srq.api.PortAttributes.STATE_DOWN);
         return raise(deviceName, io.rdma.srq.api.AsyncEventType.PORT_ERR, port);
+    }
+
+    /**
+     * Simulates a port coming back (the link up again): ibv_query_port(3) reads it ACTIVE, and every
+     * open context of the device gets IBV_EVENT_PORT_ACTIVE for {@code port} (ibv_get_async_event(3)).
+     *
+     * @param deviceName e.g. {@code soft_rxe0}
+     * @param port       the port number
+     * @return how many contexts were told
+     * @throws IllegalArgumentException for an unknown soft device
+     */
+    public static int raisePortActive(String deviceName, int port) {
+        SoftFabric.device(SoftProfile.of(deviceName)).portState(port, io.rdma.srq.api.PortAttributes.STATE_ACTIVE);
+        return raise(deviceName, io.rdma.srq.api.AsyncEventType.PORT_ACTIVE, port);
+    }
+
+    /**
+     * Removes a device the way {@code rdma link delete rxe0} removes rxe (a device without
+     * disassociate_ucontext), and waits like it:
+     * <ol>
+     *   <li>from now on the device is not listed ({@link #devices()}) and opening it fails with ENODEV;</li>
+     *   <li>every rdma_cm id bound to it — a listener on one of its addresses, an accepted or a
+     *       connected id — gets RDMA_CM_EVENT_DEVICE_REMOVAL (rdma_cm(7); kernel
+     *       drivers/infiniband/core/cma.c, cma_process_remove → cma_send_device_removal_put). A
+     *       wildcard listener (0.0.0.0, ::) gets none: the kernel's per-device child ids of a
+     *       wildcard listen are destroyed silently (cma.c, cma_listen_handler);</li>
+     *   <li>no async event: ibv_get_async_event(3)'s IBV_EVENT_DEVICE_FATAL comes on removal only from
+     *       drivers that can disassociate a user context (uverbs_main.c, ib_uverbs_remove_one →
+     *       ib_uverbs_free_hw_resources); rxe cannot, so the removal waits
+     *       ({@code wait_for_completion(&uverbs_dev->comp)}) until every process has closed its
+     *       contexts of the device.</li>
+     * </ol>
+     * This method waits, at most {@code wait}, until no context of the device is open; whatever the
+     * outcome the device stays absent until {@link #addDevice}. Objects still open keep working (the
+     * soft fabric does not tear them down), as rxe's do until they are closed.
+     *
+     * @param deviceName e.g. {@code soft_rxe0}
+     * @param wait       the longest wait for the last context to close
+     * @return whether every context of the device was closed within {@code wait}
+     * @throws IllegalArgumentException for an unknown soft device
+     */
+    public static boolean removeDevice(String deviceName, java.time.Duration wait) {
+        SoftDevice device = SoftFabric.device(SoftProfile.of(deviceName));
+        device.present(false);
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!device.contexts().isEmpty()) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return device.contexts().isEmpty();
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Adds a removed device again ({@code rdma link add rxe0 type rxe netdev ...}): it is listed and
+     * opens again, its port ACTIVE; nothing is announced to existing contexts (there are none of it).
+     *
+     * @param deviceName e.g. {@code soft_rxe0}
+     * @throws IllegalArgumentException for an unknown soft device
+     */
+    public static void addDevice(String deviceName) {
+        SoftFabric.device(SoftProfile.of(deviceName)).present(true);
+    }
+
+    /**
+     * {@return the open contexts of a soft device, 0 when every user has closed it}
+     *
+     * @param deviceName e.g. {@code soft_rxe0}
+     */
+    public static int openContexts(String deviceName) {
+        return SoftFabric.device(SoftProfile.of(deviceName)).contexts().size();
     }
 
     private static int raise(String deviceName, io.rdma.srq.api.AsyncEventType type, int port) {

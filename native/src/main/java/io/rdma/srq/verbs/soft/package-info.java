@@ -44,7 +44,14 @@
  * <h2>Events</h2>
  * Async events (SRQ_LIMIT_REACHED, CQ_ERR, QP_LAST_WQE_REACHED on soft_mlx5_0, and the DEVICE_FATAL and
  * PORT_ERR of {@link io.rdma.srq.verbs.soft.SoftProvider#raiseDeviceFatal} and
- * {@link io.rdma.srq.verbs.soft.SoftProvider#raisePortError}) queue on the context;
+ * {@link io.rdma.srq.verbs.soft.SoftProvider#raisePortError}; PORT_ACTIVE of
+ * {@link io.rdma.srq.verbs.soft.SoftProvider#raisePortActive}) queue on the context; a port error
+ * leaves ibv_query_port reading DOWN until the port is active again.
+ * {@link io.rdma.srq.verbs.soft.SoftProvider#removeDevice} models {@code rdma link delete} of rxe (no
+ * disassociate_ucontext): the device is no longer listed or opened (ENODEV), every rdma_cm id bound
+ * to it gets RDMA_CM_EVENT_DEVICE_REMOVAL (a wildcard listener none), no async event comes, and the
+ * removal waits until every context of the device is closed;
+ * {@link io.rdma.srq.verbs.soft.SoftProvider#addDevice} brings it back;
  * {@link io.rdma.srq.verbs.Context#getAsyncEvent} and
  * {@link io.rdma.srq.verbs.CompletionChannel#getCqEvent} wait at most their timeout and return at once
  * when the context or channel closes. As on every provider, an event is copied and acknowledged

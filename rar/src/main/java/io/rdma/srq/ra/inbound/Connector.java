@@ -15,13 +15,15 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The activation's outgoing connections (activation property {@code connectTo}): keeps
  * {@code connectCount} RC connections to a remote rdma_cm listener, each on a QP of the activation's
  * SRQ, so the remote side's messages are delivered like those of accepted connections. A connection
- * that fails or is lost (DISCONNECTED, answered with rdma_disconnect(3); DEVICE_REMOVAL) is tried
- * again after {@code reconnectInterval}. Runs as one long-running Work; every wait is bounded, so
+ * that fails or is lost (DISCONNECTED, answered with rdma_disconnect(3)) is tried again after
+ * {@code reconnectInterval}; RDMA_CM_EVENT_DEVICE_REMOVAL on one of them means the device is going
+ * away, which is told to the activation (it recovers, and a new connector connects again). Runs as one long-running Work; every wait is bounded, so
  * the loop ends within the connect timeout ({@value #CONNECT_TIMEOUT_S} s) of its release. The
  * connections stay in {@link Links} when it ends: the activation closes them.
  */
@@ -41,6 +43,7 @@ final class Connector extends LongRunningWork {
     private final long[] nextAttempt;
     private final boolean[] warned;
     private final List<AuthKey> keys;
+    private final Consumer<Fault> lost;
 
     /**
      * @param name     the activation's SRQ name, for logs
@@ -49,8 +52,10 @@ final class Connector extends LongRunningWork {
      * @param interval pause before trying a failed or lost connection again
      * @param links    the activation's connections: makes them on its SRQ, replies find theirs there
      * @param keys     the activation's authKey keys: each connect presents a token of the first; empty for none
+     * @param lost     told on RDMA_CM_EVENT_DEVICE_REMOVAL of a connection
      */
-    Connector(String name, InetSocketAddress remote, int count, Duration interval, Links links, List<AuthKey> keys) {
+    Connector(String name, InetSocketAddress remote, int count, Duration interval, Links links, List<AuthKey> keys,
+              Consumer<Fault> lost) {
         super("srq-connector-" + name);
         this.name = name;
         this.remote = remote;
@@ -60,6 +65,7 @@ final class Connector extends LongRunningWork {
         this.nextAttempt = new long[count];
         this.warned = new boolean[count];
         this.keys = List.copyOf(keys);
+        this.lost = lost;
     }
 
     /** Connects what is missing, watches what is connected, until released. */
@@ -116,6 +122,9 @@ final class Connector extends LongRunningWork {
                 return;
             }
             LOG.debugf("activation %s: %s from %s on QP %d", name, type, remote, link.qpNum());
+            if (type == CmEventType.DEVICE_REMOVAL) {
+                lost.accept(Fault.deviceRemoval());
+            }
         } catch (VerbsException | RuntimeException failure) {
             LOG.debugf("activation %s: connection %d to %s: %s", name, i, remote, failure.getMessage());
         }

@@ -4,6 +4,7 @@ import io.rdma.srq.api.AsyncEventType;
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.DevicePresence;
 import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.RejectReason;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * The activation's control loop, one long-running Work: takes the listener's rdma_cm events
@@ -31,12 +33,18 @@ import java.util.concurrent.atomic.LongAdder;
  *       limits), then accepted onto a new connection on the SRQ ({@link Links#accept}); rejected
  *       (rdma_reject(3), the {@link RejectReason} in its private data) when refused or when the accept
  *       fails;</li>
- *   <li>DISCONNECTED, TIMEWAIT_EXIT, DEVICE_REMOVAL of an accepted connection: it is closed;</li>
+ *   <li>DISCONNECTED, TIMEWAIT_EXIT of an accepted connection: it is closed;</li>
+ *   <li>RDMA_CM_EVENT_DEVICE_REMOVAL, of the listener or of an accepted connection (rdma_cm(7): the
+ *       device is going away; rxe's removal waits until every object of it is closed): the device
+ *       is lost — told to the activation, which frees the run's natives and recovers;</li>
  *   <li>IBV_EVENT_SRQ_LIMIT_REACHED of the SRQ: the fill level is raised and the limit re-armed
  *       ({@link ReceiveBuffers#limitReached}), and {@link SrqLimitReached} is handed to the
  *       application's observers on a Work of their own ({@link ObserverDispatch}): an observer
  *       never runs on this loop's thread, so a slow one delays no accept and no deactivation;</li>
- *   <li>IBV_EVENT_DEVICE_FATAL: logged (no more messages will arrive); others at debug.</li>
+ *   <li>IBV_EVENT_DEVICE_FATAL, and IBV_EVENT_PORT_ERR when no port of the device is ACTIVE any
+ *       more (ibv_query_port(3)): the device is lost, as above; others at debug;</li>
+ *   <li>once a second ({@link DevicePresence}): the device no longer listed by its provider — being
+ *       removed — is lost too (a wildcard listener gets no DEVICE_REMOVAL of its own).</li>
  * </ul>
  */
 final class ControlLoop extends LongRunningWork {
@@ -55,6 +63,8 @@ final class ControlLoop extends LongRunningWork {
     private final Admission admission;
     private final ObserverDispatch observers;
     private final LongAdder limitEvents = new LongAdder();
+    private final Consumer<Fault> lost;
+    private final DevicePresence presence;
 
     /**
      * @param name              the activation's SRQ name, for logs, the thread and the event
@@ -65,9 +75,10 @@ final class ControlLoop extends LongRunningWork {
      * @param links             its connections
      * @param admission         who may connect
      * @param observers         where SrqLimitReached goes (on a thread of its own)
+     * @param lost              told when the device is lost (may be told more than once)
      */
     ControlLoop(String name, Listening listener, Context context, SharedReceiveQueue srq, ReceiveBuffers buffers,
-                Links links, Admission admission, ObserverDispatch observers) {
+                Links links, Admission admission, ObserverDispatch observers, Consumer<Fault> lost) {
         super("srq-control-" + name);
         this.name = name;
         this.device = context.deviceName();
@@ -78,6 +89,8 @@ final class ControlLoop extends LongRunningWork {
         this.links = links;
         this.admission = admission;
         this.observers = observers;
+        this.lost = lost;
+        this.presence = new DevicePresence(context, DevicePresence.PERIOD);
     }
 
     @Override
@@ -91,14 +104,19 @@ final class ControlLoop extends LongRunningWork {
             while (running() && (a = context.getAsyncEvent(Duration.ZERO)).isPresent()) {
                 asyncEvent(a.get());
             }
+            if (!presence.stillListed()) {
+                lost.accept(Fault.deviceUnlisted());
+            }
         }
     }
 
     private void cmEvent(CmEvent e) {
         if (e.type() == CmEventType.CONNECT_REQUEST) {
             accept(e.request());
+        } else if (e.type() == CmEventType.DEVICE_REMOVAL) {
+            lost.accept(Fault.deviceRemoval());
         } else if (e.connection() != null && (e.type() == CmEventType.DISCONNECTED
-                || e.type() == CmEventType.TIMEWAIT_EXIT || e.type() == CmEventType.DEVICE_REMOVAL)) {
+                || e.type() == CmEventType.TIMEWAIT_EXIT)) {
             int qpNum = e.connection().qp().qpNum();
             links.drop(qpNum);
             admission.closed(qpNum);
@@ -135,10 +153,27 @@ final class ControlLoop extends LongRunningWork {
         if (e.type() == AsyncEventType.SRQ_LIMIT_REACHED && e.element() == srq) {
             limitReached();
         } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
-            RaLogger.LOG.deviceFatal(name, device);
+            lost.accept(Fault.deviceFatal());
+        } else if (e.type() == AsyncEventType.PORT_ERR && !anyPortActive()) {
+            lost.accept(Fault.portError(e.portNum()));
         } else {
             LOG.debugf("activation %s: async event %s", name, e.type());
         }
+    }
+
+    /** @return whether a port of the device is ACTIVE (the listener may accept on any); false when it cannot be queried */
+    private boolean anyPortActive() {
+        try {
+            int ports = context.queryDevice().physPortCnt();
+            for (int p = 1; p <= ports; p++) {
+                if (context.queryPort(p).isActive()) {
+                    return true;
+                }
+            }
+        } catch (VerbsException | RuntimeException e) {
+            LOG.debugf("activation %s: querying the ports of %s: %s", name, device, e.getMessage());
+        }
+        return false;
     }
 
     private void limitReached() {

@@ -10,7 +10,8 @@ import java.util.ArrayDeque;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Hands the activation's application events ({@link SrqLimitReached}) to their observers on a Work
+ * Hands the activation's application events ({@link SrqLimitReached},
+ * {@link io.rdma.srq.api.SrqDeviceStateChanged}) to their observers on a Work
  * of the container's WorkManager, never on the thread that raised them: a slow or blocking
  * synchronous observer ({@code @Observes}) then delays neither the control loop's accepts and
  * device events nor deactivation. One Work at a time delivers the queued events in order; at most
@@ -26,7 +27,7 @@ final class ObserverDispatch {
     private final WorkManager workManager;
     private final EventSink sink;
     private final ClassLoader applicationLoader;
-    private final ArrayDeque<SrqLimitReached> waiting = new ArrayDeque<>();
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private final LongAdder dropped = new LongAdder();
     // guarded by waiting
     private boolean scheduled;
@@ -45,7 +46,7 @@ final class ObserverDispatch {
     }
 
     /** @param event queued for the observers; returns at once */
-    void fire(SrqLimitReached event) {
+    void fire(Object event) {
         synchronized (waiting) {
             if (waiting.size() >= QUEUE) {
                 waiting.pollFirst();
@@ -78,7 +79,7 @@ final class ObserverDispatch {
         @Override
         public void run() {
             while (true) {
-                SrqLimitReached event;
+                Object event;
                 synchronized (waiting) {
                     event = waiting.pollFirst();
                     if (event == null) {

@@ -1,23 +1,11 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.api.ActivationState;
 import io.rdma.srq.api.ActivationStatistics;
-import io.rdma.srq.api.SrqAttributes;
-import io.rdma.srq.api.SrqBatchListener;
-import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.support.FabricProperties;
-import io.rdma.srq.ra.support.PinningBudget;
-import io.rdma.srq.ra.support.RaLogger;
-import io.rdma.srq.verbs.MemlockLimit;
+import io.rdma.srq.api.SrqDeviceStateChanged;
 import io.rdma.srq.ra.management.DeviceState;
-import io.rdma.srq.ra.support.Teardown;
-import io.rdma.srq.ra.support.admission.Admission;
-import io.rdma.srq.ra.support.admission.AuthKey;
-import io.rdma.srq.verbs.CompletionChannel;
-import io.rdma.srq.verbs.CompletionQueue;
-import io.rdma.srq.verbs.Context;
-import io.rdma.srq.verbs.ProtectionDomain;
-import io.rdma.srq.verbs.ReceiveWorkRequests;
-import io.rdma.srq.verbs.SharedReceiveQueue;
+import io.rdma.srq.ra.support.DevicePresence;
+import io.rdma.srq.ra.support.RaLogger;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
@@ -26,161 +14,272 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One message-endpoint activation, and its lifecycle: it opens the device and, in order, a PD, the
- * completion channel (pollMode event or adaptive), a CQ of cqSize entries, an SRQ of srqMaxWr, the
- * registered receive slab and an rdma_cm listener — a failure closes the device context, which frees
- * what was made children-first — then starts its parts as long-running Works:
+ * One message-endpoint activation over its life, a state machine ({@link ActivationState}):
+ * <pre>
+ *   STARTING ─▶ ACTIVE ─▶ RECOVERING ─▶ ACTIVE … ; FAILED ; any ─▶ STOPPED
+ * </pre>
+ * Each time the device is opened the activation runs an {@link ActivationRun} (device, PD, SRQ,
+ * CQ, slab, listener, {@code connectTo} connections, and the Works that serve them).
  * <ul>
- *   <li>{@link Poller}: polls the CQ, hands batches to endpoints, reposts the
- *       {@link ReceiveBuffers};</li>
- *   <li>{@link ControlLoop}: accepts and closes connections ({@link Links}), handles SRQ-limit and
- *       device events;</li>
- *   <li>{@link Connector}, with {@code connectTo}: keeps connections to a remote listener on the
- *       same SRQ.</li>
+ *   <li><b>Activation</b> ({@link #start}) tries once on the caller's thread, so an error that will
+ *       not go away (a property beyond a device limit, EINVAL, EADDRINUSE, …) still fails it at once
+ *       with the property or errno named. When the device or the listen address is not there yet
+ *       (ENODEV, EADDRNOTAVAIL, ENETDOWN: {@link OpenFailure}) it returns STARTING, logs SRQRA0403,
+ *       and a {@link Recovery} Work retries with {@link Backoff} until the run opens (ACTIVE,
+ *       SRQRA0402).</li>
+ *   <li><b>Device loss</b> — IBV_EVENT_DEVICE_FATAL, IBV_EVENT_PORT_ERR with no port left ACTIVE,
+ *       RDMA_CM_EVENT_DEVICE_REMOVAL on any of the run's rdma_cm ids — makes it RECOVERING (WARN
+ *       SRQRA0400): the Recovery Work stops the run as deactivation does (arrivals stopped, what the CQ
+ *       still yields delivered within drainTimeout, the rest counted {@code lost-at-device-loss},
+ *       SRQRA0401), frees every native object of the device (rxe's removal waits for exactly that),
+ *       and opens a new run with backoff: listening again and connecting {@code connectTo} again.
+ *       Messages delivered stay delivered; nothing is delivered twice (the new run has new buffers).</li>
+ *   <li>Every change of state fires {@link SrqDeviceStateChanged} to the application's observers on
+ *       a Work of its own; counters keep growing across runs ({@link RunTotals}).</li>
  * </ul>
- * {@link #stop} deactivates within a bound and frees the natives only when the last delivery batch
- * has returned.
  */
 public final class SrqActivation {
-    /** How long deactivation waits for the control loop and the connector (its connect timeout is 2 s). */
-    private static final Duration LOOP_BOUND = Duration.ofMillis(2_500);
-    /** Beyond the drain timeout: the poller's last sweep of the CQ and its current wait. */
-    private static final Duration DRAIN_MARGIN = Duration.ofSeconds(1);
-
     private final String name;
-    private final String device;
+    private final WorkManager wm;
+    private final EventSink sink;
+    private final TransactionSynchronizationRegistry tsr;
     private final MessageEndpointFactory factory;
-    private final Context context;
-    private final Links links;
-    private final ReceiveBuffers buffers;
-    private final Poller poller;
-    private final Listening listener;
-    private final InetSocketAddress listenAddress;
-    private final ControlLoop control;
-    private final Admission admission;
-    /** Null without connectTo. */
-    private final Connector connector;
-    private final AtomicBoolean stopped = new AtomicBoolean();
-    private final Duration drainTimeout;
-    private volatile boolean freed;
+    private final InboundConfig config;
+    private final Backoff backoff;
+    private final ObserverDispatch events;
+    private final RunTotals totals = new RunTotals();
+    private final AtomicLong recoveries = new AtomicLong();
+    private final Object lock = new Object();
+    // guarded by lock
+    private ActivationState state = ActivationState.STARTING;
+    private ActivationRun run;
+    private int generation;
+    private Recovery recovery;
+    /** A loss reported by the run being opened, before it became current: handled once it is. */
+    private Fault pendingFault;
+    private long recoveringSince;
+    private ActivationState recoveringFrom;
+    private String device;
+    /** The provider of the last run opened, null before the first. */
+    private volatile String lastProvider;
 
     private SrqActivation(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
-                          MessageEndpointFactory factory, InboundConfig config, Context context) throws VerbsException {
+                          MessageEndpointFactory factory, InboundConfig config, Backoff backoff) {
+        this.wm = wm;
+        this.sink = sink;
+        this.tsr = tsr;
         this.factory = factory;
-        this.context = context;
-        this.drainTimeout = config.drainTimeout();
-        this.device = context.deviceName();
+        this.config = config;
+        this.backoff = backoff;
         this.name = config.srqName().isEmpty() ? factory.getEndpointClass().getSimpleName() : config.srqName();
-        ProtectionDomain pd = context.allocPd();
-        CompletionChannel channel = config.pollMode() == InboundConfig.PollMode.BUSY ? null
-                : context.createCompletionChannel();
-        CompletionQueue cq = context.createCq(config.cqSize(), channel);
-        // created with limit 0; the first top-up arms it after posting (driver note 4)
-        SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
-        this.buffers = new ReceiveBuffers(pd, srq, config);
-        this.links = new Links(name, pd, cq, srq, config.replyBufferSize(), config.replyTimeout(), config.fabric());
-        this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm,
-                new DeliveryRules(name, config.maxDeliveryAttempts(), tsr, sink, factory.getEndpointClass().getClassLoader(),
-                        SrqBatchListener.class.isAssignableFrom(factory.getEndpointClass()), config.maxBatchSize()));
-        try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(Poller.BATCH)) {
-            buffers.topUp(wrs);
-        }
-        this.listener = Listening.open(name, context, config);
-        try {
-            this.listenAddress = listener.localAddress();
-            this.admission = admission(name, config.admission(), listenAddress);
-            this.control = new ControlLoop(name, listener, context, srq, buffers, links, admission,
-                    new ObserverDispatch(name, wm, sink, factory.getEndpointClass().getClassLoader()));
-            this.connector = config.connectTo() == null ? null : new Connector(name, config.connectTo(),
-                    config.connectCount(), config.reconnectInterval(), links, config.admission().keys());
-        } catch (RuntimeException e) {
-            throw Teardown.rollback(e, listener); // the listen address is free again
-        }
-        RaLogger.LOG.activationStarted(name, device, listener.describe(), config.connectTo() == null ? ""
-                        : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
-                srq.maxWr(), config.srq().maxWr(), config.bufferSize(), buffers.fill(), config.srq().srqLimit());
-        FabricProperties.log("activation " + name, config.fabric());
-    }
-
-    /** The activation's admission, logged; a WARN when any host that reaches a non-loopback listener may connect. */
-    private static Admission admission(String name, Admission.Policy policy, InetSocketAddress listenAddress) {
-        RaLogger.LOG.admissionPolicy(name, policy.peers().restricts() ? policy.peers().allowed() : "any",
-                policy.maxConnections(), policy.maxConnectionsPerPeer(), policy.connectRateLimit(),
-                policy.keys().isEmpty() ? "none" : policy.keys().stream().map(AuthKey::alias).toList());
-        if (listenAddress != null && policy.open() && Admission.reachableFromOtherHosts(listenAddress.getAddress())) {
-            RaLogger.LOG.openListener(name, listenAddress);
-        }
-        return new Admission(name, policy, System::nanoTime, System::currentTimeMillis);
+        this.device = config.device().device().isEmpty() ? config.device().provider().verbsName() : config.device().device();
+        this.events = new ObserverDispatch(name, wm, sink, factory.getEndpointClass().getClassLoader());
     }
 
     /**
-     * Opens the device and every native object, then starts the poller, the control loop and the
-     * connector.
+     * Activates: opens the device and every native object on this thread and starts the run's Works
+     * (ACTIVE); when the device or the listen address is not there yet, returns STARTING and opens
+     * them later in a Work, with backoff.
      *
      * @param wm      the container's work manager
-     * @param sink    where limit events and dead letters go
-     * @param tsr     the container's transaction synchronization registry, to learn that a delivery's
-     *                transaction rolled back; null without one
+     * @param sink    where limit events, dead letters and state changes go
+     * @param tsr     the container's transaction synchronization registry; null without one
      * @param factory the endpoint factory
      * @param config  the checked configuration
-     * @return the running activation
+     * @param backoff the waits between attempts to open the device
+     * @return the activation, ACTIVE or STARTING
      * @throws ResourceException naming the bad property (a device limit), or the verbs error with its
-     *                           errno; nothing is left open
+     *                           errno, when retrying cannot cure it; or when the Work cannot be scheduled
      */
     public static SrqActivation start(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
-                                      MessageEndpointFactory factory, InboundConfig config) throws ResourceException {
-        SrqActivation a = open(wm, sink, tsr, factory, config);
-        a.startWorks(wm);
+                                      MessageEndpointFactory factory, InboundConfig config, Backoff backoff)
+            throws ResourceException {
+        SrqActivation a = new SrqActivation(wm, sink, tsr, factory, config, backoff);
+        try {
+            a.openRun();
+        } catch (ResourceException e) {
+            if (!OpenFailure.isTransient(e)) {
+                throw e;
+            }
+            a.deferred(e);
+        }
         return a;
     }
 
-    private static SrqActivation open(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
-                                      MessageEndpointFactory factory, InboundConfig config) throws ResourceException {
-        Context context;
-        try {
-            context = config.device().open("activation of " + factory.getEndpointClass().getName());
-        } catch (VerbsException e) {
-            throw new ResourceException("cannot open the RDMA device for the activation of "
-                    + factory.getEndpointClass().getName() + ": " + e.getMessage(), e);
+    /** The first attempt failed with a failure that may go away: STARTING, the Recovery Work retries. */
+    private void deferred(ResourceException e) throws ResourceException {
+        RaLogger.LOG.openDeferred(name, ActivationState.STARTING, e.getMessage(), backoff.delay(1).toMillis(),
+                backoff.maxDelay().toMillis());
+        synchronized (lock) {
+            recoveringSince = System.nanoTime();
+            recoveringFrom = ActivationState.STARTING;
         }
-        try {
-            config.checkAgainst(SrqActivationSpec.check(), context.queryDevice());
-            new PinningBudget(MemlockLimit.ofThisProcess()).check("the activation of "
-                    + factory.getEndpointClass().getName() + " (receive slab srqMaxWr × bufferSize)",
-                    context.providerName(), (long) config.srq().maxWr() * config.bufferSize());
-            return new SrqActivation(wm, sink, tsr, factory, config, context);
-        } catch (ResourceException e) {
-            throw Teardown.rollback(e, context);
-        } catch (VerbsException | RuntimeException | OutOfMemoryError e) {
-            String what = e instanceof OutOfMemoryError
-                    ? "cannot allocate the receive slab of srqMaxWr × bufferSize = " + config.srq().maxWr() + " × "
-                            + config.bufferSize() + " bytes (" + e.getMessage() + ")"
-                    : e.getMessage();
-            throw Teardown.rollback(new ResourceException("activation of " + factory.getEndpointClass().getName()
-                    + " on " + context.deviceName() + ": " + what, e), context);
+        if (!schedule(false)) {
+            throw new ResourceException("activation of " + factory.getEndpointClass().getName()
+                    + ": the device is not there yet and the Work that would open it later cannot be scheduled: "
+                    + e.getMessage(), e);
         }
     }
 
-    /** Schedules the loops; when one cannot be, the others are stopped and the natives freed. */
-    private void startWorks(WorkManager wm) throws ResourceException {
-        List<LongRunningWork> works = new ArrayList<>(List.of(poller, control));
-        if (connector != null) {
-            works.add(connector);
+    /** Opens a run and makes it current (ACTIVE), unless the activation stopped meanwhile. */
+    private void openRun() throws ResourceException {
+        int gen;
+        synchronized (lock) {
+            gen = ++generation;
+            pendingFault = null;
         }
-        for (int i = 0; i < works.size(); i++) {
-            try {
-                wm.scheduleWork(works.get(i), WorkManager.INDEFINITE, null, null);
-            } catch (WorkException e) {
-                works.subList(i, works.size()).forEach(LongRunningWork::notStarted);
-                stop(Duration.ofSeconds(5));
-                throw new ResourceException("cannot start " + works.get(i) + ": " + e.getMessage(), e);
+        ActivationRun r = ActivationRun.start(wm, sink, tsr, factory, config, fault -> lost(gen, fault));
+        ActivationState from;
+        Fault pending;
+        synchronized (lock) {
+            pending = pendingFault;
+            pendingFault = null;
+            if (state == ActivationState.STOPPED) {
+                from = null;
+            } else {
+                from = state;
+                run = r;
+                device = r.deviceName();
+                lastProvider = r.providerName();
+                state = ActivationState.ACTIVE;
             }
         }
+        if (from == null) {
+            r.stop(Duration.ofSeconds(5), false);
+            return;
+        }
+        if (from != ActivationState.ACTIVE) {
+            fire(from, ActivationState.ACTIVE, null, "opened on " + r.deviceName() + ", listening at " + r.listenAddress());
+        }
+        if (pending != null) {
+            lost(gen, pending); // the device went while the run was being opened
+        }
+    }
+
+    /** The run of generation {@code gen} lost its device (on its control loop's or connector's thread). */
+    private void lost(int gen, Fault fault) {
+        synchronized (lock) {
+            if (gen != generation) {
+                return; // an older run
+            }
+            if (state != ActivationState.ACTIVE) {
+                if (state == ActivationState.STARTING || state == ActivationState.RECOVERING) {
+                    pendingFault = fault; // this run is still being opened: openRun hands it on
+                }
+                return;
+            }
+            state = ActivationState.RECOVERING;
+            recoveringSince = System.nanoTime();
+            recoveringFrom = ActivationState.ACTIVE;
+        }
+        RaLogger.LOG.deviceLost(name, device, fault.what(), fault.errnoName(), 0, backoff.maxDelay().toMillis());
+        fire(ActivationState.ACTIVE, ActivationState.RECOVERING, fault.errnoName(), fault.what());
+        if (!schedule(true)) {
+            synchronized (lock) {
+                if (state == ActivationState.RECOVERING) {
+                    state = ActivationState.FAILED;
+                }
+            }
+            fire(ActivationState.RECOVERING, ActivationState.FAILED, fault.errnoName(), "recovery Work refused");
+        }
+    }
+
+    /** @return whether the Recovery Work was scheduled (or the activation stopped, so none is needed) */
+    private boolean schedule(boolean firstAtOnce) {
+        Recovery r = new Recovery("srq-recovery-" + name, backoff, new Steps(), firstAtOnce);
+        synchronized (lock) {
+            if (state == ActivationState.STOPPED) {
+                return true;
+            }
+            recovery = r;
+        }
+        try {
+            wm.scheduleWork(r, WorkManager.INDEFINITE, null, null);
+            return true;
+        } catch (WorkException | RuntimeException e) {
+            r.notStarted();
+            RaLogger.LOG.recoveryWorkRejected(e, name);
+            return false;
+        }
+    }
+
+    /** What the Recovery Work does for this activation. */
+    private final class Steps implements Recovery.Steps {
+        @Override
+        public void endLostRun() {
+            ActivationRun lostRun;
+            synchronized (lock) {
+                lostRun = run;
+                run = null;
+            }
+            if (lostRun != null) {
+                lostRun.stop(DELIVERY_BOUND, true);
+                totals.ended(lostRun);
+                DevicePresence.releaseRemoved(lostRun.providerName());
+            }
+        }
+
+        @Override
+        public void open(int attempt) throws ResourceException {
+            ActivationState from;
+            long since;
+            synchronized (lock) {
+                from = recoveringFrom;
+                since = recoveringSince;
+            }
+            openRun();
+            synchronized (lock) {
+                if (state != ActivationState.ACTIVE) {
+                    return;
+                }
+            }
+            if (from == ActivationState.ACTIVE) {
+                recoveries.incrementAndGet();
+            }
+            RaLogger.LOG.activationRecovered(name, device, attempt,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since), from == ActivationState.ACTIVE
+                            ? ActivationState.RECOVERING : ActivationState.STARTING);
+        }
+
+        @Override
+        public boolean failed(int attempt, ResourceException failure, Duration next) {
+            ActivationState now;
+            synchronized (lock) {
+                now = state;
+                if (now == ActivationState.STOPPED) {
+                    return false;
+                }
+                if (!OpenFailure.isTransient(failure)) {
+                    state = ActivationState.FAILED;
+                }
+            }
+            if (!OpenFailure.isTransient(failure)) {
+                RaLogger.LOG.activationFailed(name, failure.getMessage());
+                fire(now, ActivationState.FAILED, OpenFailure.errno(failure) == null ? null
+                        : OpenFailure.errno(failure).name(), failure.getMessage());
+                return false;
+            }
+            String provider = lastProvider;
+            if (provider != null && OpenFailure.errno(failure) == io.rdma.srq.api.Errno.ENODEV) {
+                DevicePresence.releaseRemoved(provider); // the lost run's last delivery may have freed it only now
+            }
+            if (attempt == 1 || Long.bitCount(attempt) == 1) { // the 1st, 2nd, 4th, 8th … failure: not a line per retry
+                RaLogger.LOG.openDeferred(name, now, failure.getMessage(), next.toMillis(), backoff.maxDelay().toMillis());
+            }
+            return true;
+        }
+    }
+
+    /** How long a lost run's deactivation waits for deliveries still running after its drain. */
+    static final Duration DELIVERY_BOUND = Duration.ofSeconds(10);
+
+    private void fire(ActivationState from, ActivationState to, String errno, String cause) {
+        events.fire(new SrqDeviceStateChanged(name, device, from, to, errno, cause, Instant.now()));
     }
 
     /** @return the endpoint factory this activation serves */
@@ -188,112 +287,134 @@ public final class SrqActivation {
         return factory;
     }
 
-    /** @return where the listener is bound, or null with listen=false */
-    public InetSocketAddress listenAddress() {
-        return listenAddress;
+    /** @return the activation's name (srqName, else the MDB class's simple name) */
+    public String name() {
+        return name;
     }
 
-    /** @return the device */
+    /** @return where the listener is bound; null while no run is open (STARTING, RECOVERING, FAILED) */
+    public InetSocketAddress listenAddress() {
+        ActivationRun r = current();
+        return r == null ? null : r.listenAddress();
+    }
+
+    /** @return the device: the open run's, else the configured one (the device name, or the provider when none is named) */
     public String deviceName() {
-        return device;
+        synchronized (lock) {
+            return device;
+        }
+    }
+
+    /** @return the state now */
+    public ActivationState state() {
+        synchronized (lock) {
+            return state;
+        }
     }
 
     /**
-     * Deactivation without silent loss, in this order:
-     * <ol>
-     *   <li>stops accepting and connecting (the control loop and the connector end);</li>
-     *   <li>stops new arrivals: every connection's QP goes to ERROR, so no further message is
-     *       acknowledged to a sender — their later sends end in IBV_WC_RETRY_EXC_ERR — while what the
-     *       CQ already holds stays (driver note 18; nothing waits for IBV_EVENT_QP_LAST_WQE_REACHED,
-     *       driver note 8);</li>
-     *   <li>delivers what the CQ holds, reposting nothing, until the CQ stays empty or the drain
-     *       timeout (activation property drainTimeout) passes; then counts whatever is left —
-     *       in the CQ or in batches not yet begun — as {@code undelivered}, logs it at WARN
-     *       (SRQRA0300) and reports it in the statistics;</li>
-     *   <li>destroys the connections (only now: mlx5 drops a destroyed QP's completions) and the
-     *       listener, waits up to {@code bound} for deliveries still running, releases the
-     *       endpoints and frees every native object.</li>
-     * </ol>
-     * A message acknowledged to its sender is so either delivered or counted undelivered, never
-     * dropped unseen. An endpoint still inside onReceive at the bound keeps its message buffer (and
-     * so the device context) alive: the endpoints are released and the natives freed when that
-     * last delivery returns, never under it. Idempotent.
+     * Waits until the activation is in {@code expected}.
+     *
+     * @param expected the state
+     * @param timeout  the longest wait
+     * @return whether it got there in time
+     */
+    public boolean awaitState(ActivationState expected, Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (state() != expected) {
+            if (System.nanoTime() - end >= 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return times the activation came back ACTIVE after losing its device */
+    public long recoveries() {
+        return recoveries.get();
+    }
+
+    /**
+     * @return messages acknowledged to their senders and lost with a device: completions its CQ still
+     *         held (or batches not begun) when the lost run's drain ended (drainTimeout)
+     */
+    public long lostAtDeviceLoss() {
+        return totals.lostAtDeviceLoss();
+    }
+
+    private ActivationRun current() {
+        synchronized (lock) {
+            return run;
+        }
+    }
+
+    /**
+     * Deactivates: a Recovery Work waiting in its backoff ends at once, the current run (if any) is
+     * stopped as {@link ActivationRun#stop} describes, and the state is STOPPED. Idempotent.
      *
      * @param bound the longest the deactivation waits for running deliveries after the drain
      */
     public void stop(Duration bound) {
-        if (!stopped.compareAndSet(false, true)) {
-            return;
+        ActivationState from;
+        ActivationRun r;
+        Recovery rec;
+        synchronized (lock) {
+            from = state;
+            if (from == ActivationState.STOPPED) {
+                return;
+            }
+            state = ActivationState.STOPPED;
+            r = run;
+            rec = recovery;
         }
-        long start = System.nanoTime();
-        long loops = start + LOOP_BOUND.toNanos();
-        control.release();
-        if (connector != null) {
-            connector.release();
-            connector.awaitEnd(loops);
+        if (rec != null) {
+            rec.release();
+            rec.awaitEnd(System.nanoTime() + bound.toNanos()); // mid-attempt: that attempt's run is stopped by openRun
         }
-        control.awaitEnd(loops);
-        int failed = links.stopArrivals();
-        if (failed > 0) {
-            RaLogger.LOG.stopArrivalsFailed(name, failed);
+        if (r != null) {
+            r.stop(bound, false);
+            totals.ended(r);
         }
-        poller.drain(drainTimeout);
-        long drained = System.nanoTime() + drainTimeout.toNanos() + DRAIN_MARGIN.toNanos();
-        if (!poller.awaitEnd(drained)) {
-            poller.release();
-            poller.awaitEnd(drained + DRAIN_MARGIN.toNanos());
-        }
-        Teardown.quietly(listener); // disconnects and destroys every accepted connection id
-        links.closeAll();
-        long deadline = System.nanoTime() + bound.toNanos();
-        if (!poller.awaitDeliveries(deadline) || !poller.hasEnded()) {
-            RaLogger.LOG.deliveriesOutliveDeactivation(name, bound.toMillis());
-        }
-        poller.whenIdle(this::free);
+        fire(from, ActivationState.STOPPED, null, "deactivated");
     }
 
-    /** Runs once, when deactivation has asked for it and neither the poller nor a batch is running. */
-    private void free() {
-        poller.releaseEndpoints();
-        Teardown.quietly(context);
-        freed = true;
-        long undelivered = poller.undelivered();
-        if (undelivered > 0) {
-            RaLogger.LOG.undeliveredAtDeactivation(name, undelivered, drainTimeout.toMillis());
-        }
-        RaLogger.LOG.activationStopped(name, statistics());
-    }
-
-    /** @return whether the native objects are freed (deactivation done and no delivery left) */
+    /** @return whether the native objects of the last run are freed (deactivation done, no delivery left); true without a run */
     boolean freed() {
-        return freed;
+        ActivationRun r = current();
+        return r == null || r.freed();
     }
 
     /**
-     * @return the device now: provider, device, the state of every port (the listener may accept on
-     *         any) and healthy while the activation runs and a port is ACTIVE
+     * @return the device now: provider, device, the state of every port and healthy while ACTIVE
+     *         and a port is ACTIVE; {@code unavailable} with the state while no run is open
      */
     public DeviceState deviceState() {
-        return DeviceState.of(context, 0, !stopped.get());
+        ActivationRun r = current();
+        ActivationState s = state();
+        return r == null || s != ActivationState.ACTIVE
+                ? DeviceState.unavailable(config.device().provider().verbsName(), deviceName(), s.name())
+                : r.deviceState();
     }
 
     /**
      * Ends a pause after maxSequentialDeliveryFailures consecutive failures (for management, e.g. a
-     * jboss-cli operation); nothing when delivery is not paused.
+     * jboss-cli operation); nothing when delivery is not paused or no run is open.
      */
     public void resumeDelivery() {
-        poller.resume();
+        ActivationRun r = current();
+        if (r != null) {
+            r.resumeDelivery();
+        }
     }
 
-    /** @return the counters now */
+    /** @return the counters over every run of this activation, the gauges of the current run (0 without one) */
     public ActivationStatistics statistics() {
-        return ActivationStatistics.builder().srqName(name).device(device).posted(buffers.posted())
-                .completed(poller.completed()).delivered(poller.delivered()).undelivered(poller.undelivered())
-                .endpointFailures(poller.failures()).redelivered(poller.redelivered())
-                .deadLettered(poller.deadLettered()).pauses(poller.pauses()).paused(poller.paused())
-                .errorCompletions(poller.errors()).limitEvents(control.limitEvents())
-                .outstanding(buffers.outstanding()).fill(buffers.fill()).connections(links.size())
-                .rejectedByReason(admission.rejectedByReason()).copiedOut(poller.copiedOut())
-                .slowDisconnects(poller.slowDisconnects()).retained(poller.retainedBuffers()).build();
+        return totals.statistics(name, deviceName(), current());
     }
 }

@@ -71,6 +71,8 @@ public class SrqActivationSpec implements ActivationSpec {
     private String rnrRetryCount = "7";
     private String ordering = "none";
     private String maxHeldPerConnection = "";
+    private String recoveryInitialDelay = "100";
+    private String recoveryMaxDelay = "30000";
 
     /**
      * Parses and checks every property.
@@ -264,9 +266,51 @@ public class SrqActivationSpec implements ActivationSpec {
         return CHECK;
     }
 
+    /**
+     * Parses and checks the recovery properties.
+     *
+     * @return the backoff between attempts to open the device (late device, device loss)
+     * @throws InvalidPropertyException naming recoveryInitialDelay or recoveryMaxDelay and the allowed range
+     */
+    public Backoff recovery() throws InvalidPropertyException {
+        int initial = CHECK.integer("recoveryInitialDelay", recoveryInitialDelay, 10, 60_000,
+                "milliseconds before the first retry to open a missing or lost device; each next waits twice as long");
+        int max = CHECK.integer("recoveryMaxDelay", recoveryMaxDelay, initial, 3_600_000,
+                "the longest wait in milliseconds between retries to open the device, at least recoveryInitialDelay");
+        return new Backoff(Duration.ofMillis(initial), Duration.ofMillis(max));
+    }
+
     @Override
     public void validate() throws InvalidPropertyException {
         config();
+        recovery();
+    }
+
+    /** @return recoveryInitialDelay text */
+    public String getRecoveryInitialDelay() {
+        return recoveryInitialDelay;
+    }
+
+    /**
+     * @param recoveryInitialDelay milliseconds, 10..60000 (default 100): the wait before the first
+     *                             retry to open the device when it (or the listen address) is missing
+     *                             at activation or lost later; each next retry waits twice as long
+     */
+    public void setRecoveryInitialDelay(String recoveryInitialDelay) {
+        this.recoveryInitialDelay = recoveryInitialDelay;
+    }
+
+    /** @return recoveryMaxDelay text */
+    public String getRecoveryMaxDelay() {
+        return recoveryMaxDelay;
+    }
+
+    /**
+     * @param recoveryMaxDelay milliseconds, recoveryInitialDelay..3600000 (default 30000): the longest
+     *                         wait between retries to open the device
+     */
+    public void setRecoveryMaxDelay(String recoveryMaxDelay) {
+        this.recoveryMaxDelay = recoveryMaxDelay;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.management;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,5 +43,14 @@ public final class ActivationDirectory {
             }
         }
         return Optional.empty();
+    }
+
+    /** @return every activation of every running adapter of this archive, now */
+    public static List<ActivationView> all() {
+        List<ActivationView> all = new ArrayList<>();
+        for (ActivationViews a : ADAPTERS) {
+            all.addAll(a.activationViews());
+        }
+        return all;
     }
 }

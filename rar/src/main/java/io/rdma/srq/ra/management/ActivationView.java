@@ -7,6 +7,7 @@ import io.rdma.srq.api.ActivationStatistics;
  *
  * @param statistics its counters now
  * @param device     its device now
+ * @param lifecycle  its state, recoveries and what was lost with a device
  */
-public record ActivationView(ActivationStatistics statistics, DeviceState device) {
+public record ActivationView(ActivationStatistics statistics, DeviceState device, ActivationLifecycle lifecycle) {
 }

@@ -31,7 +31,15 @@ public final class StatisticsTable {
     private static List<Figure<ActivationView>> activationFigures() {
         List<Figure<ActivationView>> figures = new ArrayList<>(List.of(
             gauge("active", "1 while an activation with this srqName runs, else 0", a -> 1),
-            gauge("healthy", "1 while the activation runs and a port of its device is ACTIVE, else 0", a -> flag(a.device().healthy())),
+            gauge("healthy", "1 while the activation is ACTIVE and a port of its device is ACTIVE, else 0", a -> flag(a.device().healthy())),
+            gauge("state", "the activation's state: 0 STARTING (device or address not there yet), 1 ACTIVE, 2 RECOVERING"
+                    + " (device lost, reopening with backoff), 3 STOPPED, 4 FAILED (redeploy)", a -> a.lifecycle().state().code()),
+            text("state-name", "the activation's state by name (STARTING, ACTIVE, RECOVERING, STOPPED, FAILED)",
+                    a -> a.lifecycle().state().name()),
+            counter("recoveries", "times the activation came back ACTIVE after losing its device (DEVICE_FATAL, PORT_ERR,"
+                    + " DEVICE_REMOVAL)", a -> a.lifecycle().recoveries()),
+            counter("lost-at-device-loss", "messages acknowledged to their senders but lost with a device: left in the CQ"
+                    + " or in batches not begun when a lost run's drain ended", a -> a.lifecycle().lostAtDeviceLoss()),
             text("srq-name", "the activation's SRQ name (activation property srqName)", a -> a.statistics().srqName()),
             text("provider", "the verbs provider the activation uses (ibverbs, soft)", a -> a.device().provider()),
             text("device", "the RDMA device the activation uses", a -> a.device().device()),
@@ -89,10 +97,12 @@ public final class StatisticsTable {
     private static List<Figure<List<ActivationView>>> adapterFigures() {
         List<Figure<List<ActivationView>>> figures = new ArrayList<>();
         figures.add(gauge("activations", "message-endpoint activations running now", List::size));
+        figures.add(gauge("activations-not-active", "activations that are not ACTIVE now (STARTING, RECOVERING, FAILED)",
+                all -> all.stream().filter(a -> a.lifecycle().state() != io.rdma.srq.api.ActivationState.ACTIVE).count()));
         for (Figure<ActivationView> f : ACTIVATION) {
             if (f.kind() == Figure.Kind.COUNTER) {
                 figures.add(counter(f.name(), f.description() + ", summed over the adapter's activations", all -> sum(all, f)));
-            } else if (f.kind() == Figure.Kind.GAUGE && !f.name().equals("active")) {
+            } else if (f.kind() == Figure.Kind.GAUGE && !f.name().equals("active") && !f.name().equals("state")) {
                 figures.add(gauge(f.name(), f.description() + ", summed over the adapter's activations", all -> sum(all, f)));
             }
         }

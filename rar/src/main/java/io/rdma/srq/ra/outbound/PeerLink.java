@@ -258,17 +258,25 @@ final class PeerLink implements AutoCloseable {
         }
     }
 
-    /** Reads the rdma_cm events of its connection without waiting: DISCONNECTED fails it (servicing loop). */
-    void checkEvents() {
+    /**
+     * Reads the rdma_cm events of its connection without waiting: DISCONNECTED or DEVICE_REMOVAL fails
+     * it (servicing loop).
+     *
+     * @return whether RDMA_CM_EVENT_DEVICE_REMOVAL came: the device is going away (rdma_cm(7)) and the
+     *         whole pooled connection must release it
+     */
+    boolean checkEvents() {
         CmConnection c = rc.connection();
         if (c == null || failure != null) {
-            return;
+            return false;
         }
+        boolean removal = false;
         try {
             Optional<CmEvent> e;
             while ((e = c.nextEvent(Duration.ZERO)).isPresent()) {
                 CmEventType type = e.get().type();
                 if (type == CmEventType.DISCONNECTED || type == CmEventType.DEVICE_REMOVAL) {
+                    removal |= type == CmEventType.DEVICE_REMOVAL;
                     fail(new VerbsException("rdma_get_cm_event", Errno.ENOTCONN, remote + " disconnected (RDMA_CM_EVENT_"
                             + type + ")"));
                 }
@@ -276,6 +284,7 @@ final class PeerLink implements AutoCloseable {
         } catch (VerbsException | IllegalStateException gone) {
             fail(new VerbsException("rdma_get_cm_event", Errno.ENOTCONN, remote + ": " + gone.getMessage()));
         }
+        return removal;
     }
 
     private void finish(PendingCall c, Object outcome) {

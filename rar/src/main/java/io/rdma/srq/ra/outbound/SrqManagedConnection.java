@@ -8,6 +8,7 @@ import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.support.DevicePresence;
 import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
@@ -53,7 +54,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Device loss (IBV_EVENT_DEVICE_FATAL, or IBV_EVENT_PORT_ERR on its port) is read from the
  * context's async event queue without blocking whenever the container matches, validates or hands
  * out this connection; it makes the connection unusable and raises CONNECTION_ERROR_OCCURRED so the
- * pool destroys it. No thread is held per pooled connection.
+ * pool destroys it. No thread is held per pooled connection. Device removal — rxe's removal waits
+ * until every user has closed the device (no disassociate_ucontext) and tells only rdma_cm ids
+ * (RDMA_CM_EVENT_DEVICE_REMOVAL) — is seen by the definition's {@link ReceiveService}, which services
+ * idle connections too: a DEVICE_REMOVAL on any peer, or the device no longer listed
+ * ({@link DevicePresence}, once a second), fails the connection the same way, so an idle pooled
+ * connection releases the device promptly and the removal completes.
  *
  * <p>{@link #cleanup()} closes the handles and the memory they registered, keeps the SRQs;
  * {@link #destroy()} closes the context, which frees every native object children-first.
@@ -77,6 +83,8 @@ public final class SrqManagedConnection implements ManagedConnection {
     private final Map<PeerKey, PeerLink> peers = new ConcurrentHashMap<>();
     private final Map<Integer, PeerLink> byQp = new ConcurrentHashMap<>();
     private final ReentrantLock servicing = new ReentrantLock();
+    /** Read by the servicing thread only (under {@link #servicing}). */
+    private final DevicePresence presence;
     private final AtomicLong strayMessages = new AtomicLong();
     private final AtomicLong peerErrors = new AtomicLong();
     /** The thread context class loader of whoever opened it (the application), for CDI events. */
@@ -98,6 +106,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         this.pd = pd;
         this.deviceAttributes = deviceAttributes;
         this.device = context.deviceName();
+        this.presence = new DevicePresence(context, DevicePresence.PERIOD);
     }
 
     static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config) throws ResourceException {
@@ -118,6 +127,8 @@ public final class SrqManagedConnection implements ManagedConnection {
             if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
                 registry.opened(mc);
             }
+            // serviced from the start, SRQs or not: device events and a removal reach idle connections too
+            factory.receiveService().register(mc);
             RaLogger.LOG.debugf("opened pooled connection on %s (%s), port %d", context.deviceName(), context.providerName(),
                     config.port());
             return mc;
@@ -292,8 +303,14 @@ public final class SrqManagedConnection implements ManagedConnection {
                 }
             }
             if (events) {
+                boolean removal = false;
                 for (PeerLink l : peers.values()) {
-                    l.checkEvents();
+                    removal |= l.checkEvents();
+                }
+                if (removal || !presence.stillListed()) {
+                    fail(new VerbsException("rdma_get_cm_event", Errno.ENODEV, device + " is being removed ("
+                            + (removal ? "RDMA_CM_EVENT_DEVICE_REMOVAL on a peer" : "no longer listed by ibv_get_device_list")
+                            + "); the pool destroys this connection so that the removal can complete"));
                 }
                 isUsable();
             }
@@ -523,8 +540,12 @@ public final class SrqManagedConnection implements ManagedConnection {
         if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
             registry.closed(this);
         }
-        teardown.close(context)
-                .throwIfFailed(first -> new ResourceException("destroy of " + device + ": " + first.getMessage(), first));
+        String provider = context.providerName();
+        teardown.close(context);
+        if (broken) {
+            DevicePresence.releaseRemoved(provider); // a removed device: librdmacm lets go of its context too
+        }
+        teardown.throwIfFailed(first -> new ResourceException("destroy of " + device + ": " + first.getMessage(), first));
     }
 
     /** @return whether destroy has run */

@@ -148,9 +148,7 @@ public interface RaLogger extends BasicLogger {
     @Message(id = 312, value = "activation %s: refusing the connection request of %s: %s")
     void connectRefused(String activation, Object remote, String reason);
 
-    @LogMessage(level = Logger.Level.ERROR)
-    @Message(id = 313, value = "activation %s: IBV_EVENT_DEVICE_FATAL on %s; no more messages will arrive")
-    void deviceFatal(String activation, String device);
+    // 313 (IBV_EVENT_DEVICE_FATAL: no more messages will arrive) is retired: an activation recovers (400–).
 
     @LogMessage(level = Logger.Level.ERROR)
     @Message(id = 314, value = "%s stopped")
@@ -191,4 +189,36 @@ public interface RaLogger extends BasicLogger {
             + "further messages wait in heap copies behind its slow delivery; disconnecting it (its QP to ERROR, "
             + "rdma_disconnect): what it sent before is still delivered, in order")
     void slowConnectionDisconnected(String activation, long connectionId, int held, int copied);
+
+    // faults and recovery (400–499)
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 400, value = "activation %s: device %s lost (%s, %s); freeing its native objects and recovering "
+            + "(first attempt in %d ms, backoff up to %d ms)")
+    void deviceLost(String activation, String device, String what, String errno, long firstMs, long maxMs);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 401, value = "activation %s: %d message(s) acknowledged to their senders were lost with device %s: "
+            + "left in the CQ or in batches not begun when the drain ended (drainTimeout %d ms); counted in "
+            + "lost-at-device-loss")
+    void lostAtDeviceLoss(String activation, long lost, String device, long drainTimeoutMs);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 402, value = "activation %s is ACTIVE on %s after %d attempt(s) in %d ms (was %s)")
+    void activationRecovered(String activation, String device, int attempts, long elapsedMs, Object from);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 403, value = "activation %s (%s): cannot open yet: %s; trying again in %d ms, then with backoff up "
+            + "to every %d ms until the device and address are there")
+    void openDeferred(String activation, Object state, String reason, long delayMs, long maxMs);
+
+    @LogMessage(level = Logger.Level.ERROR)
+    @Message(id = 404, value = "activation %s: opening failed with an error retrying cannot cure, the activation is "
+            + "FAILED until redeployed: %s")
+    void activationFailed(String activation, String reason);
+
+    @LogMessage(level = Logger.Level.ERROR)
+    @Message(id = 405, value = "activation %s: the WorkManager refused the Work that opens the device; the "
+            + "activation is FAILED until redeployed")
+    void recoveryWorkRejected(@Cause Throwable cause, String activation);
 }

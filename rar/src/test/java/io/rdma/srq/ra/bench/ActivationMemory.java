@@ -33,7 +33,7 @@ public final class ActivationMemory {
         spec.setSrqMaxWr("1024");
         spec.setBufferSize("4096");
         long before = SoftProvider.registeredBytes();
-        SrqActivation a = SrqActivation.start(wm, (event, loader) -> { }, null, new NoOpEndpointFactory(), spec.config());
+        SrqActivation a = SrqActivation.start(wm, (event, loader) -> { }, null, new NoOpEndpointFactory(), spec.config(), spec.recovery());
         List<SoftSender> senders = new ArrayList<>();
         try {
             long senderBytes = 0;

@@ -69,7 +69,7 @@ public class ActivationPipelineBenchmark extends SoftDeviceBenchmark {
         spec.setPollMode("busy");
         spec.setMaxConcurrency("4");
         spec.setOrdering(ordering);
-        activation = SrqActivation.start(wm, (event, loader) -> { }, null, new NoOpEndpointFactory(), spec.config());
+        activation = SrqActivation.start(wm, (event, loader) -> { }, null, new NoOpEndpointFactory(), spec.config(), spec.recovery());
         sender = new SoftSender(activation.listenAddress(), 64);
     }
 

@@ -65,7 +65,7 @@ public final class AdapterRateReceiver {
         NoOpEndpointFactory endpoints = new NoOpEndpointFactory();
         TestBootstrapContext bootstrap = new TestBootstrapContext();
         SrqActivation activation = SrqActivation.start(bootstrap.getWorkManager(), (event, loader) -> { }, null,
-                endpoints, spec.config());
+                endpoints, spec.config(), spec.recovery());
         try (BufferedReader counts = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
             System.out.println("LISTENING port=" + activation.listenAddress().getPort());
             System.out.flush();

@@ -28,6 +28,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Outbound connections on the soft device, with a pooling test ConnectionManager and no container. */
 class OutboundLifecycleTest extends SoftAdapterTest {
 
+    @org.junit.jupiter.api.AfterEach
+    void portUpAgain() {
+        SoftProvider.raisePortActive("soft_rxe0", 1); // a test took port 1 down: ibv_query_port reads DOWN until then
+    }
+
     @Test
     void aConnectionReportsTheDeviceAndOpensNamedSrqsOfAtLeastTheSpec() throws Exception {
         try (SrqConnection c = factory.getConnection()) {

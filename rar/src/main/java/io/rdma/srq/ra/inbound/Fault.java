@@ -1,0 +1,40 @@
+package io.rdma.srq.ra.inbound;
+
+import io.rdma.srq.api.Errno;
+
+/**
+ * Why an activation's device is lost, or why opening it failed.
+ *
+ * @param what  the event or failure, for people: {@code IBV_EVENT_DEVICE_FATAL},
+ *              {@code IBV_EVENT_PORT_ERR on port 1}, {@code RDMA_CM_EVENT_DEVICE_REMOVAL}, or an open
+ *              error's message
+ * @param errno its errno: EIO for DEVICE_FATAL, ENETDOWN for a port error, ENODEV for removal;
+ *              the open error's, or null when it has none
+ */
+record Fault(String what, Errno errno) {
+
+    /** IBV_EVENT_DEVICE_FATAL (ibv_get_async_event(3)): the device is unusable; every context must be closed. */
+    static Fault deviceFatal() {
+        return new Fault("IBV_EVENT_DEVICE_FATAL", Errno.EIO);
+    }
+
+    /** IBV_EVENT_PORT_ERR (ibv_get_async_event(3)) of {@code port}, and no port of the device is ACTIVE. */
+    static Fault portError(int port) {
+        return new Fault("IBV_EVENT_PORT_ERR on port " + port + ", no port ACTIVE", Errno.ENETDOWN);
+    }
+
+    /** RDMA_CM_EVENT_DEVICE_REMOVAL (rdma_cm(7)): the device is going away; every id and object of it must be destroyed. */
+    static Fault deviceRemoval() {
+        return new Fault("RDMA_CM_EVENT_DEVICE_REMOVAL", Errno.ENODEV);
+    }
+
+    /** The device is no longer listed by its provider (ibv_get_device_list(3)): it is being removed. */
+    static Fault deviceUnlisted() {
+        return new Fault("no longer listed by ibv_get_device_list (being removed)", Errno.ENODEV);
+    }
+
+    /** {@return the errno name, or null} */
+    String errnoName() {
+        return errno == null ? null : errno.name();
+    }
+}
