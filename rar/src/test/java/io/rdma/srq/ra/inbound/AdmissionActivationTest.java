@@ -63,10 +63,6 @@ class AdmissionActivationTest extends SoftActivationTest {
         return set(super.spec("srqMaxWr", "128", "srqLimit", "0", "bufferSize", "256"), properties);
     }
 
-    private SrqActivation activate(String... properties) throws Exception {
-        return activate(spec(properties));
-    }
-
     private SoftSender connect(String device, SrqActivation a, byte[] privateData) throws VerbsException {
         SoftSender s = new SoftSender(device, a.listenAddress(), 64, privateData);
         senders.add(s);

@@ -37,7 +37,9 @@ class BatchDeliveryTest extends SoftActivationTest {
         });
     }
 
-    private SrqActivation activate(String... properties) throws Exception {
+    /** Also connects {@code sender}. */
+    @Override
+    protected SrqActivation activate(String... properties) throws Exception {
         SrqActivation a = activate(set(spec("srqMaxWr", "512", "srqLimit", "0", "bufferSize", "64"), properties));
         sender = sender(a, 64);
         return a;

@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.testing.SoftActivationTest;
+
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.ReceivedMessage;
@@ -33,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * release, by the garbage collector, or copied at deactivation), and a kept reply handle failing with ENOTCONN
  * once its connection is gone.
  */
-class KeptMessagesTest extends ActivationFixture {
+class KeptMessagesTest extends SoftActivationTest {
 
     /** Waits until the listener call of {@code c} returned: its completion throws from then on. */
     private static void awaitCallEnded(ReceiveCompletion c) throws InterruptedException {

@@ -1,5 +1,8 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.testing.SoftActivationTest;
+import io.rdma.srq.ra.testing.TestEndpointFactory;
+
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.ra.testing.SoftSender;
 import org.junit.jupiter.api.Test;
@@ -15,10 +18,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** ordering=connection with the batch listener: a batch holds one connection's messages, in arrival order. */
-class OrderedBatchDeliveryTest extends ActivationFixture {
+class OrderedBatchDeliveryTest extends SoftActivationTest {
 
     OrderedBatchDeliveryTest() {
-        super(true);
+        super(new TestEndpointFactory(true));
     }
 
     @Test

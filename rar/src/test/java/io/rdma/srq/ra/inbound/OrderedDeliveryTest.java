@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.testing.SoftActivationTest;
+
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.ra.testing.SoftSender;
@@ -26,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * connection holds of the shared SRQ (maxHeldPerConnection: copied out, then disconnected) while the
  * other connections and new connection requests keep being served.
  */
-class OrderedDeliveryTest extends ActivationFixture {
+class OrderedDeliveryTest extends SoftActivationTest {
     /** Sequence numbers at or above this mark the slow connection's messages. */
     private static final long SLOW = 1_000_000_000L;
 

@@ -4,10 +4,12 @@ import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,6 +30,8 @@ public abstract class SoftActivationTest extends SoftAdapterTest {
     protected final TestEndpointFactory endpoints;
     /** Senders closed after the test, before the adapter stops. */
     protected final List<SoftSender> senders = new ArrayList<>();
+    /** Events the adapter fired to the application's observers, in order (a test may set its own sink instead). */
+    protected final List<Object> events = new CopyOnWriteArrayList<>();
 
     /** With a factory of single-message endpoints. */
     protected SoftActivationTest() {
@@ -37,6 +41,11 @@ public abstract class SoftActivationTest extends SoftAdapterTest {
     /** @param endpoints the endpoint factory activations deliver to */
     protected SoftActivationTest(TestEndpointFactory endpoints) {
         this.endpoints = endpoints;
+    }
+
+    @BeforeEach
+    void collectEvents() {
+        ra.setEventSink((event, loader) -> events.add(event));
     }
 
     @AfterEach
@@ -84,12 +93,23 @@ public abstract class SoftActivationTest extends SoftAdapterTest {
      * Activates {@link #endpoints} with {@code spec}.
      *
      * @param spec the spec
-     * @return the adapter's first activation (tests activate one)
+     * @return the adapter's newest activation
      * @throws Exception what endpointActivation throws
      */
     protected SrqActivation activate(SrqActivationSpec spec) throws Exception {
         ra.endpointActivation(endpoints, spec);
-        return ra.activations().getFirst();
+        return ra.activations().getLast();
+    }
+
+    /**
+     * Activates {@link #endpoints} with {@link #spec(String...)}.
+     *
+     * @param properties pairs of property name and value
+     * @return the adapter's newest activation
+     * @throws Exception what endpointActivation throws
+     */
+    protected SrqActivation activate(String... properties) throws Exception {
+        return activate(spec(properties));
     }
 
     /**
