@@ -13,11 +13,12 @@ import java.util.concurrent.locks.LockSupport;
  * reposting the buffers) and reads their peers' rdma_cm events and the devices' async events
  * (limit events, device loss). No thread per pooled connection or peer.
  *
- * <p>The wait: while any call waits for a reply the loop polls without pause (one spinning
- * thread; a caller spins only {@link PendingCall#SPIN_NANOS} before it parks); with no call
- * waiting it parks {@value #IDLE_PARK_MICROS} µs between polls, so an idle pool costs a wake-up
- * per millisecond, keeps its SRQs full and still takes unsolicited messages; a call that starts
- * wakes it at once. Events are read every {@value #EVENT_PERIOD_MICROS} µs.
+ * <p>The wait: a synchronous caller polls its own pooled connection while it spins
+ * ({@link PendingCall#SPIN_NANOS}), so the loop need not; while a call waits that no thread polls
+ * for (an asynchronous call, or a caller that spun and parked) the loop polls without pause (one
+ * spinning thread); otherwise it parks {@value #IDLE_PARK_MICROS} µs between polls, so an idle pool
+ * costs a wake-up per millisecond, keeps its SRQs full and still takes unsolicited messages; such a
+ * call wakes it at once. Events are read every {@value #EVENT_PERIOD_MICROS} µs.
  *
  * <p>The thread is a daemon started with the first pooled connection that opens an SRQ and ended
  * with the last one's destroy; its context class loader is the adapter's, so it pins no
@@ -57,7 +58,7 @@ final class ReceiveService implements Runnable {
         }
     }
 
-    /** A call started waiting: poll without pause. */
+    /** A call started waiting that no caller thread polls for: poll without pause. */
     void callStarted() {
         if (waiting.getAndIncrement() == 0) {
             Thread t = thread;
@@ -67,12 +68,12 @@ final class ReceiveService implements Runnable {
         }
     }
 
-    /** A call ended. */
+    /** Such a call ended (or its caller woke). */
     void callEnded() {
         waiting.decrementAndGet();
     }
 
-    /** @return calls waiting */
+    /** @return calls waiting that the loop polls for */
     int waiting() {
         return waiting.get();
     }
