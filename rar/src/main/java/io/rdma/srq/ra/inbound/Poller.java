@@ -116,10 +116,14 @@ public final class Poller extends LongRunningWork {
                 if (!draining && pause.paused()) {
                     // completions wait in the CQ; the SRQ empties and senders see RNR backpressure
                     reclaim();
+                    wait.rest();
                     Thread.sleep(PAUSE_CHECK_MS);
                     continue;
                 }
                 int n = pollOnce(wcs, wrs);
+                if (n != 0) {
+                    wait.rest(); // work, or a wait for an endpoint: no spin slot held meanwhile
+                }
                 if (n < 0) {
                     // backpressure: every endpoint is busy; completions stay in the CQ
                     if (permits.tryAcquire(CompletionWait.EVENT_WAIT_MS, TimeUnit.MILLISECONDS)) {
@@ -138,6 +142,8 @@ public final class Poller extends LongRunningWork {
                 }
                 wait.idle(lastWork, !returned.isEmpty(), draining);
             }
+        } finally {
+            wait.rest();
         }
     }
 

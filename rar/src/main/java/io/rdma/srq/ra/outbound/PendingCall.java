@@ -2,6 +2,7 @@ package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.SrqCallException;
 import io.rdma.srq.api.SrqMessage;
+import io.rdma.srq.ra.support.SpinBudget;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
@@ -14,8 +15,8 @@ import java.util.function.IntSupplier;
  * reply, or the failure) set exactly once by whoever comes first — the thread that polled the
  * reply (the caller itself, another caller of the same pooled connection, or the servicing loop),
  * the waiter at its deadline, a close or a peer failure — and its way of waking the caller: a
- * synchronous caller polls the pooled connection's CQs itself for {@link #SPIN_NANOS} (so the
- * reply needs no hand-off to another thread), then parks and counts itself with the servicing loop,
+ * synchronous caller polls the pooled connection's CQs itself for {@link #SPIN_NANOS} when
+ * {@link SpinBudget} gives it a slot (so the reply needs no hand-off to another thread), then parks and counts itself with the servicing loop,
  * which polls for it from then on (no lock held while waiting, no thread per peer); an
  * asynchronous call's future is completed on the common pool, never on the thread that set the
  * outcome.
@@ -88,7 +89,7 @@ final class PendingCall {
 
     /**
      * Waits for the outcome until {@code deadline} (System.nanoTime): polls with {@code poll} and
-     * spins for {@link #SPIN_NANOS}, then parks, counted with {@code service} as a call the servicing
+     * spins for {@link #SPIN_NANOS} if {@link SpinBudget#PROCESS} has a slot, then parks, counted with {@code service} as a call the servicing
      * loop must poll for; at the deadline asks {@code onTimeout} to set the timeout (which it does
      * unless the reply won the race). Synchronous calls only.
      *
@@ -101,14 +102,18 @@ final class PendingCall {
      */
     SrqMessage await(long deadline, Runnable onTimeout, IntSupplier poll, ReceiveService service) {
         Object o = outcome.get();
-        if (o == null) {
-            long spinUntil = Math.min(System.nanoTime() + SPIN_NANOS, deadline);
-            do {
-                if (poll.getAsInt() == 0) {
-                    Thread.onSpinWait();
-                }
-                o = outcome.get();
-            } while (o == null && System.nanoTime() - spinUntil < 0);
+        if (o == null && SPIN_NANOS > 0 && SpinBudget.PROCESS.tryEnter()) {
+            try {
+                long spinUntil = Math.min(System.nanoTime() + SPIN_NANOS, deadline);
+                do {
+                    if (poll.getAsInt() == 0) {
+                        Thread.onSpinWait();
+                    }
+                    o = outcome.get();
+                } while (o == null && System.nanoTime() - spinUntil < 0);
+            } finally {
+                SpinBudget.PROCESS.exit();
+            }
         }
         if (o == null) {
             waiter = Thread.currentThread();
