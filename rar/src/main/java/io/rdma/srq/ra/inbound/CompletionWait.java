@@ -13,8 +13,7 @@ import java.util.Objects;
  * {@code event} arms the CQ (ibv_req_notify_cq(3)) and sleeps on the completion channel
  * (ibv_get_cq_event(3)), bounded; {@code adaptive} spins for {@value #ADAPTIVE_SPIN_NANOS} ns after
  * the last completion if {@link SpinBudget} gives it a slot (held while it spins, given back with
- * {@link #rest()}, or at once when a waiting caller asks for it), else, and after that, sleeps as
- * {@code event} does. Poller thread only.
+ * {@link #rest()}), else, and after that, sleeps as {@code event} does. Poller thread only.
  */
 final class CompletionWait {
     /** Longest sleep on the channel, ms: returned buffers and deactivation are noticed within it. */
@@ -53,7 +52,8 @@ final class CompletionWait {
         switch (mode) {
             case BUSY -> Thread.onSpinWait();
             case ADAPTIVE -> {
-                if (System.nanoTime() - lastWork < ADAPTIVE_SPIN_NANOS && holdSlot()) {
+                if (System.nanoTime() - lastWork < ADAPTIVE_SPIN_NANOS
+                        && (spinning || (spinning = SpinBudget.PROCESS.tryEnter()))) {
                     Thread.onSpinWait();
                 } else {
                     rest();
@@ -71,17 +71,8 @@ final class CompletionWait {
     void rest() {
         if (spinning) {
             spinning = false;
-            SpinBudget.PROCESS.exitYielding();
+            SpinBudget.PROCESS.exit();
         }
-    }
-
-    /** @return whether the poller may spin on: it holds a slot and no caller asks for it */
-    private boolean holdSlot() {
-        if (spinning && SpinBudget.PROCESS.yieldRequested()) {
-            rest();
-            return false;
-        }
-        return spinning || (spinning = SpinBudget.PROCESS.tryEnterYielding());
     }
 
     /**

@@ -89,8 +89,7 @@ final class PendingCall {
 
     /**
      * Waits for the outcome until {@code deadline} (System.nanoTime): polls with {@code poll} and
-     * spins for {@link #SPIN_NANOS} if {@link SpinBudget#PROCESS} gives it a slot (pollers
-     * yield theirs to it), then parks, counted with {@code service} as a call the servicing
+     * spins for {@link #SPIN_NANOS} if {@link SpinBudget#PROCESS} has a slot, then parks, counted with {@code service} as a call the servicing
      * loop must poll for; at the deadline asks {@code onTimeout} to set the timeout (which it does
      * unless the reply won the race). Synchronous calls only.
      *
@@ -103,9 +102,9 @@ final class PendingCall {
      */
     SrqMessage await(long deadline, Runnable onTimeout, IntSupplier poll, ReceiveService service) {
         Object o = outcome.get();
-        long spinUntil = Math.min(System.nanoTime() + SPIN_NANOS, deadline);
-        if (o == null && SPIN_NANOS > 0 && SpinBudget.PROCESS.enterWhenYielded(spinUntil, this::isDone)) {
+        if (o == null && SPIN_NANOS > 0 && SpinBudget.PROCESS.tryEnter()) {
             try {
+                long spinUntil = Math.min(System.nanoTime() + SPIN_NANOS, deadline);
                 do {
                     if (poll.getAsInt() == 0) {
                         Thread.onSpinWait();

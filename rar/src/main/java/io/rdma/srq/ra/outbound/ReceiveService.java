@@ -124,18 +124,15 @@ final class ReceiveService implements Runnable {
     }
 
     /**
-     * After an empty round: spins (holding a {@link SpinBudget} slot, given up when a caller asks for
-     * one) while a call waits that no caller polls for; without a slot it parks
-     * {@value #BACKOFF_MICROS} µs; with no such call it parks {@value #IDLE_PARK_MICROS} µs.
+     * After an empty round: spins (holding a {@link SpinBudget} slot) while a call waits that no
+     * caller polls for; without a slot it parks {@value #BACKOFF_MICROS} µs; with no such call it
+     * parks {@value #IDLE_PARK_MICROS} µs.
      */
     private void pause() {
         if (waiting.get() == 0) {
             stopSpinning();
             LockSupport.parkNanos(this, IDLE_PARK_MICROS * 1000);
-        } else if (spinning && SpinBudget.PROCESS.yieldRequested()) {
-            stopSpinning(); // a caller polls for itself: its slot is worth more
-            LockSupport.parkNanos(this, BACKOFF_MICROS * 1000);
-        } else if (spinning || (spinning = SpinBudget.PROCESS.tryEnterYielding())) {
+        } else if (spinning || (spinning = SpinBudget.PROCESS.tryEnter())) {
             Thread.onSpinWait();
         } else {
             LockSupport.parkNanos(this, BACKOFF_MICROS * 1000);
@@ -145,7 +142,7 @@ final class ReceiveService implements Runnable {
     private void stopSpinning() {
         if (spinning) {
             spinning = false;
-            SpinBudget.PROCESS.exitYielding();
+            SpinBudget.PROCESS.exit();
         }
     }
 }

@@ -21,13 +21,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * servicing loop while a call waits that no caller polls for. A poller with {@code pollMode=busy}
  * spins without a slot: that mode asks for a core of its own.
  *
- * <p>Priority: a caller waits for a reply that is on its way; a poller waits for a request that may
- * never come. So a caller that finds no slot free asks for one ({@link #enterWhenYielded}) and the
- * pollers holding slots ({@link #tryEnterYielding()}) give theirs up at their next turn
- * ({@link #yieldRequested()}); measured on 2
- * cores, an adaptive poller that kept its slot while the caller parked cost the round trip a
- * wake-up (it-tests/bench/RESULTS.md).
- *
  * <p>System property {@code srq.spinners}: the number of slots, 0..1024 (0: nothing spins); the
  * default is {@code Runtime.availableProcessors() - 1}. Thread-safe, lock-free.
  */
@@ -37,8 +30,6 @@ public final class SpinBudget {
 
     private final int slots;
     private final AtomicInteger taken = new AtomicInteger();
-    private final AtomicInteger wanted = new AtomicInteger();
-    private final AtomicInteger yielding = new AtomicInteger();
 
     /**
      * @param slots threads that may spin at once, ≥ 0
@@ -79,64 +70,6 @@ public final class SpinBudget {
                 return true;
             }
         }
-    }
-
-    /**
-     * A caller's entry: takes a slot, or, if pollers hold slots ({@link #tryEnterYielding()}), asks
-     * them to give one up and spins for it until {@code deadline} (System.nanoTime) or until
-     * {@code done}; slots held by other callers are not waited for.
-     *
-     * @param deadline when to give up waiting for a slot
-     * @param done     whether the wait is over anyway (the reply came)
-     * @return whether the caller holds a slot; if so it must call {@link #exit()} once it stops
-     */
-    public boolean enterWhenYielded(long deadline, java.util.function.BooleanSupplier done) {
-        if (tryEnter()) {
-            return true;
-        }
-        if (yielding.get() == 0) {
-            return false; // every slot is another caller's: they do not yield
-        }
-        wanted.incrementAndGet();
-        try {
-            while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
-                if (tryEnter()) {
-                    return true;
-                }
-                if (yielding.get() == 0) {
-                    return false; // the pollers are gone and the slots are other callers'
-                }
-                Thread.onSpinWait();
-            }
-            return false;
-        } finally {
-            wanted.decrementAndGet();
-        }
-    }
-
-    /**
-     * A poller's entry: takes a slot unless none is free or a caller asks for one; the poller gives
-     * it up with {@link #exitYielding()} as soon as {@link #yieldRequested()}.
-     *
-     * @return whether the poller holds a slot
-     */
-    public boolean tryEnterYielding() {
-        if (yieldRequested() || !tryEnter()) {
-            return false;
-        }
-        yielding.incrementAndGet();
-        return true;
-    }
-
-    /** Gives back a slot taken with {@link #tryEnterYielding()}. */
-    public void exitYielding() {
-        exit(); // the slot first: a caller waiting for it sees it free before it sees no poller
-        yielding.decrementAndGet();
-    }
-
-    /** @return whether a caller waits for a slot: a poller holding one gives it up */
-    public boolean yieldRequested() {
-        return wanted.get() > 0;
     }
 
     /** Gives back a slot taken with {@link #tryEnter()}. */

@@ -5,8 +5,6 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,56 +25,6 @@ class SpinBudgetTest {
         assertEquals(1, b.spinning());
         assertTrue(b.tryEnter());
         assertFalse(b.tryEnter());
-    }
-
-    @Test
-    void aPollerGivesItsSlotToACallerThatAsksForIt() throws Exception {
-        SpinBudget b = new SpinBudget(1);
-        assertTrue(b.tryEnterYielding(), "the poller spins");
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread poller = Thread.ofPlatform().start(() -> {
-            while (!b.yieldRequested() && !stop.get()) {
-                Thread.onSpinWait();
-            }
-            b.exitYielding();
-        });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        assertTrue(b.enterWhenYielded(deadline, () -> false), "the caller got the poller's slot");
-        assertFalse(b.yieldRequested(), "no request left behind");
-        assertFalse(b.tryEnterYielding(), "the caller holds the only slot");
-        stop.set(true);
-        poller.join();
-        b.exit();
-        assertEquals(0, b.spinning());
-    }
-
-    @Test
-    void aCallerDoesNotWaitForASlotAnotherCallerHolds() {
-        SpinBudget b = new SpinBudget(1);
-        assertTrue(b.tryEnter());
-        long start = System.nanoTime();
-        assertFalse(b.enterWhenYielded(start + TimeUnit.SECONDS.toNanos(10), () -> false));
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "at once: callers do not yield");
-        assertFalse(b.yieldRequested());
-    }
-
-    @Test
-    void aPollerTakesNoSlotWhileACallerAsksForOne() throws Exception {
-        SpinBudget b = new SpinBudget(1);
-        assertTrue(b.tryEnterYielding());
-        AtomicBoolean got = new AtomicBoolean();
-        Thread caller = Thread.ofPlatform().start(() -> got.set(b.enterWhenYielded(System.nanoTime()
-                + TimeUnit.SECONDS.toNanos(10), () -> false)));
-        while (!b.yieldRequested()) {
-            Thread.onSpinWait();
-        }
-        b.exitYielding();
-        caller.join();
-        assertTrue(got.get());
-        assertFalse(b.tryEnterYielding(), "the slot is the caller's");
-        b.exit();
-        assertTrue(b.tryEnterYielding(), "free again");
-        b.exitYielding();
     }
 
     @Test
