@@ -16,10 +16,10 @@ import java.util.function.IntSupplier;
  * reply (the caller itself, another caller of the same pooled connection, or the servicing loop),
  * the waiter at its deadline, a close or a peer failure — and its way of waking the caller: a
  * synchronous caller polls the pooled connection's CQs itself for {@link #SPIN_NANOS} when
- * {@link SpinBudget} gives it a slot (so the reply needs no hand-off to another thread), then parks and counts itself with the servicing loop,
- * which polls for it from then on (no lock held while waiting, no thread per peer); an
- * asynchronous call's future is completed on the common pool, never on the thread that set the
- * outcome.
+ * {@link SpinBudget} gives it a slot (so the reply needs no hand-off to another thread), then
+ * parks and counts itself with the servicing loop, which polls for it from then on (no lock held
+ * while waiting, no thread per peer); an asynchronous call's future is completed on the common
+ * pool, never on the thread that set the outcome.
  */
 final class PendingCall {
     /**
@@ -89,9 +89,10 @@ final class PendingCall {
 
     /**
      * Waits for the outcome until {@code deadline} (System.nanoTime): polls with {@code poll} and
-     * spins for {@link #SPIN_NANOS} if {@link SpinBudget#PROCESS} has a slot, then parks, counted with {@code service} as a call the servicing
-     * loop must poll for; at the deadline asks {@code onTimeout} to set the timeout (which it does
-     * unless the reply won the race). Synchronous calls only.
+     * spins for {@link #SPIN_NANOS} if {@link SpinBudget#PROCESS} has a slot, then parks, counted
+     * with {@code service} as a call the servicing loop must poll for; at the deadline asks
+     * {@code onTimeout} to set the timeout (which it does unless the reply won the race).
+     * Synchronous calls only.
      *
      * @param deadline  System.nanoTime at which the call times out
      * @param onTimeout sets the timeout outcome

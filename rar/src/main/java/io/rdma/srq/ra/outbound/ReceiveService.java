@@ -19,8 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * for (an asynchronous call, or a caller that spun and parked) the loop polls without pause if
  * {@link SpinBudget} gives it a slot, else with {@value #BACKOFF_MICROS} µs parks; otherwise it
  * parks {@value #IDLE_PARK_MICROS} µs between polls, so an idle pool costs a wake-up per
- * millisecond, keeps its SRQs full and still takes unsolicited messages; such a
- * call wakes it at once. Events are read every {@value #EVENT_PERIOD_MICROS} µs.
+ * millisecond, keeps its SRQs full and still takes unsolicited messages; such a call wakes it
+ * at once. Events are read every {@value #EVENT_PERIOD_MICROS} µs.
  *
  * <p>The thread is a daemon started with the first pooled connection that opens an SRQ and ended
  * with the last one's destroy; its context class loader is the adapter's, so it pins no
