@@ -63,7 +63,11 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
     private MemorySegment ring;
     private int capacity;
     private int head;
-    private int count;
+    /**
+     * Completions in the ring: written under lock, read without it by {@link #poll} to return from an
+     * empty CQ without taking the lock (a poller spinning on an empty CQ never holds up a push).
+     */
+    private volatile int count;
     private int armed = NONE;
     private boolean overrun;
 
@@ -179,7 +183,8 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
 
     /**
      * ibv_poll_cq(3) with {@code num_entries = max}: moves up to {@code max} completions, oldest first,
-     * into {@code wcs}; the rest stay in the CQ. Allocation-free.
+     * into {@code wcs}; the rest stay in the CQ. Allocation-free; an empty CQ is seen without the
+     * lock that pushes take.
      *
      * @param wcs the reusable WC array to fill from index 0
      * @param max 1..wcs.capacity()
@@ -191,6 +196,9 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
         int entries = wcs.capacity();
         if (max < 1 || max > entries) {
             throw new IllegalArgumentException("maxEntries must be in 1.." + entries + ", got " + max);
+        }
+        if (count == 0) {
+            return 0; // empty: no lock, as a device's poll reads the next CQE's owner bit and finds it not ready
         }
         MemorySegment out = wcs.segment();
         synchronized (lock) {

@@ -3,6 +3,7 @@ package io.rdma.srq.ra.inbound;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.ra.support.SpinBudget;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -11,7 +12,8 @@ import java.util.Objects;
  * How the poller waits after an empty poll (activation property pollMode): {@code busy} spins;
  * {@code event} arms the CQ (ibv_req_notify_cq(3)) and sleeps on the completion channel
  * (ibv_get_cq_event(3)), bounded; {@code adaptive} spins for {@value #ADAPTIVE_SPIN_NANOS} ns after
- * the last completion, then sleeps as {@code event} does. Poller thread only.
+ * the last completion if {@link SpinBudget} gives it a slot (held while it spins, given back with
+ * {@link #rest()}), else, and after that, sleeps as {@code event} does. Poller thread only.
  */
 final class CompletionWait {
     /** Longest sleep on the channel, ms: returned buffers and deactivation are noticed within it. */
@@ -22,6 +24,8 @@ final class CompletionWait {
     private final CompletionQueue cq;
     private final CompletionChannel channel;
     private boolean armed;
+    /** Whether the poller holds a {@link SpinBudget} slot (adaptive mode). */
+    private boolean spinning;
 
     /**
      * @param mode    the poll mode
@@ -48,13 +52,26 @@ final class CompletionWait {
         switch (mode) {
             case BUSY -> Thread.onSpinWait();
             case ADAPTIVE -> {
-                if (System.nanoTime() - lastWork < ADAPTIVE_SPIN_NANOS) {
+                if (System.nanoTime() - lastWork < ADAPTIVE_SPIN_NANOS
+                        && (spinning || (spinning = SpinBudget.PROCESS.tryEnter()))) {
                     Thread.onSpinWait();
                 } else {
+                    rest();
                     sleepOnChannel(pending, draining);
                 }
             }
             case EVENT -> sleepOnChannel(pending, draining);
+        }
+    }
+
+    /**
+     * Gives back the spin slot, if held: the poller found work, waits for an endpoint, or sleeps.
+     * Poller thread only.
+     */
+    void rest() {
+        if (spinning) {
+            spinning = false;
+            SpinBudget.PROCESS.exit();
         }
     }
 

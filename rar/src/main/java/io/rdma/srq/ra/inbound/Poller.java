@@ -133,10 +133,14 @@ public final class Poller extends LongRunningWork {
                 if (!draining && pause.paused()) {
                     // completions wait in the CQ; the SRQ empties and senders see RNR backpressure
                     reclaim();
+                    wait.rest();
                     Thread.sleep(PAUSE_CHECK_MS);
                     continue;
                 }
                 int n = pollOnce(wcs, wrs);
+                if (n != 0) {
+                    wait.rest(); // work, or a wait for an endpoint: no spin slot held meanwhile
+                }
                 if (n < 0 && lanes != null) {
                     // backpressure: the connections are behind; completions stay in the CQ
                     batchEnded.tryAcquire(1, TimeUnit.MILLISECONDS);
@@ -166,6 +170,8 @@ public final class Poller extends LongRunningWork {
                 }
                 wait.idle(lastWork, !returned.isEmpty(), draining);
             }
+        } finally {
+            wait.rest();
         }
     }
 

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * A peer of a pooled connection: its {@link RcConnection} (the QP on a pooled SRQ, the send ring,
@@ -52,6 +53,7 @@ final class PeerLink implements AutoCloseable {
     private final InetSocketAddress remote;
     private final String srqName;
     private final ReceiveService service;
+    private final IntSupplier poll;
     private final Map<Integer, PendingCall> pending = new ConcurrentHashMap<>();
     private final Queue<PendingCall> inOrder = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<SrqMessage> unsolicited = new ArrayBlockingQueue<>(UNSOLICITED_CAPACITY);
@@ -62,11 +64,20 @@ final class PeerLink implements AutoCloseable {
     private volatile boolean echoes;
     private volatile VerbsException failure;
 
-    PeerLink(RcConnection rc, InetSocketAddress remote, String srqName, ReceiveService service) {
+    /**
+     * @param rc      the connection
+     * @param remote  the address it was connected to
+     * @param srqName the pooled SRQ its receives come from
+     * @param service the servicing loop, which polls for calls no caller thread polls for
+     * @param poll    one poll of the pooled connection's CQs that returns at once if another thread
+     *                polls them (a waiting caller's spin)
+     */
+    PeerLink(RcConnection rc, InetSocketAddress remote, String srqName, ReceiveService service, IntSupplier poll) {
         this.rc = rc;
         this.remote = remote;
         this.srqName = srqName;
         this.service = service;
+        this.poll = poll;
     }
 
     /** @return the address it was connected to */
@@ -143,16 +154,33 @@ final class PeerLink implements AutoCloseable {
             inOrder.add(c);
         }
         calls.incrementAndGet();
-        service.callStarted();
+        if (c.isAsync()) {
+            service.callStarted(); // no thread waits for it: the servicing loop polls for it
+        }
         try {
             rc.send(request, id);
         } catch (VerbsException e) {
-            if (pending.remove(id, c)) {
+            if (pending.remove(id, c) && c.isAsync()) {
                 service.callEnded();
             }
             throw SrqCallException.of(e, remote.toString());
         }
         return c;
+    }
+
+    /**
+     * Waits for a synchronous call's outcome: the caller polls the pooled connection's CQs itself
+     * while it spins, then parks and leaves the polling to the servicing loop
+     * ({@link PendingCall#await}).
+     *
+     * @param c        the call, from {@link #start}
+     * @param deadline System.nanoTime at which it times out
+     * @param timeout  its timeout, for the message
+     * @return the reply
+     * @throws SrqCallException the failure
+     */
+    SrqMessage await(PendingCall c, long deadline, Duration timeout) {
+        return c.await(deadline, () -> timedOut(c, timeout), poll, service);
     }
 
     /**
@@ -288,7 +316,7 @@ final class PeerLink implements AutoCloseable {
     }
 
     private void finish(PendingCall c, Object outcome) {
-        if (c.complete(outcome)) {
+        if (c.complete(outcome) && c.isAsync()) {
             service.callEnded();
         }
     }

@@ -2,26 +2,32 @@ package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.SrqCallException;
 import io.rdma.srq.api.SrqMessage;
+import io.rdma.srq.ra.support.SpinBudget;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 
 /**
  * One call waiting for its reply: its number (the imm_data of the request), its outcome (the
- * reply, or the failure) set exactly once by whoever comes first — the servicing loop with the
- * reply, the waiter at its deadline, a close or a peer failure — and its way of waking the caller:
- * a synchronous caller spins for {@link #SPIN_NANOS}, then parks (no lock held, no thread per
- * peer); an asynchronous call's future is completed on the common pool, never on the thread that
- * set the outcome.
+ * reply, or the failure) set exactly once by whoever comes first — the thread that polled the
+ * reply (the caller itself, another caller of the same pooled connection, or the servicing loop),
+ * the waiter at its deadline, a close or a peer failure — and its way of waking the caller: a
+ * synchronous caller polls the pooled connection's CQs itself for {@link #SPIN_NANOS} when
+ * {@link SpinBudget} gives it a slot (so the reply needs no hand-off to another thread), then
+ * parks and counts itself with the servicing loop, which polls for it from then on (no lock held
+ * while waiting, no thread per peer); an asynchronous call's future is completed on the common
+ * pool, never on the thread that set the outcome.
  */
 final class PendingCall {
     /**
-     * How long a synchronous caller spins before it parks, in ns: long enough to catch a reply of
-     * the soft device or an in-host hardware round trip without a park/unpark (each costs a few µs
-     * to tens of µs), short enough that eight waiting callers on two cores do not starve the
-     * servicing loop. Measured: see it-tests/bench/RESULTS.md.
+     * How long a synchronous caller polls and spins before it parks, in ns (system property
+     * {@code srq.call.spinNanos}): long enough to catch a reply of the soft device or an in-host
+     * hardware round trip without a park/unpark (each costs a few µs to tens of µs), bounded so that
+     * waiting callers on two cores do not starve the threads that produce the reply (the
+     * activation's poller and endpoint). Chosen by measurement: see it-tests/bench/RESULTS.md.
      */
     static final long SPIN_NANOS = Long.getLong("srq.call.spinNanos", 20_000L);
 
@@ -42,6 +48,11 @@ final class PendingCall {
     /** @return the request's imm_data */
     int id() {
         return id;
+    }
+
+    /** @return whether a future (callAsync) gets the outcome: no thread waits for it */
+    boolean isAsync() {
+        return future != null;
     }
 
     /** @return whether the outcome is set */
@@ -77,30 +88,48 @@ final class PendingCall {
     }
 
     /**
-     * Waits for the outcome until {@code deadline} (System.nanoTime); at the deadline asks
+     * Waits for the outcome until {@code deadline} (System.nanoTime): polls with {@code poll} and
+     * spins for {@link #SPIN_NANOS} if {@link SpinBudget#PROCESS} has a slot, then parks, counted
+     * with {@code service} as a call the servicing loop must poll for; at the deadline asks
      * {@code onTimeout} to set the timeout (which it does unless the reply won the race).
+     * Synchronous calls only.
      *
      * @param deadline  System.nanoTime at which the call times out
      * @param onTimeout sets the timeout outcome
+     * @param poll      one poll of the pooled connection's CQs, returning at once if another thread polls
+     * @param service   the servicing loop, which polls while the caller is parked
      * @return the reply
      * @throws SrqCallException the failure
      */
-    SrqMessage await(long deadline, Runnable onTimeout) {
+    SrqMessage await(long deadline, Runnable onTimeout, IntSupplier poll, ReceiveService service) {
         Object o = outcome.get();
-        long spinUntil = System.nanoTime() + SPIN_NANOS;
-        while (o == null && System.nanoTime() < spinUntil) {
-            Thread.onSpinWait();
-            o = outcome.get();
+        if (o == null && SPIN_NANOS > 0 && SpinBudget.PROCESS.tryEnter()) {
+            try {
+                long spinUntil = Math.min(System.nanoTime() + SPIN_NANOS, deadline);
+                do {
+                    if (poll.getAsInt() == 0) {
+                        Thread.onSpinWait();
+                    }
+                    o = outcome.get();
+                } while (o == null && System.nanoTime() - spinUntil < 0);
+            } finally {
+                SpinBudget.PROCESS.exit();
+            }
         }
         if (o == null) {
             waiter = Thread.currentThread();
-            while ((o = outcome.get()) == null) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    onTimeout.run();
-                } else {
-                    LockSupport.parkNanos(this, left);
+            service.callStarted();
+            try {
+                while ((o = outcome.get()) == null) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        onTimeout.run();
+                    } else {
+                        LockSupport.parkNanos(this, left);
+                    }
                 }
+            } finally {
+                service.callEnded();
             }
         }
         if (o instanceof SrqMessage m) {

@@ -1,6 +1,7 @@
 package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.SpinBudget;
 
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -13,11 +14,13 @@ import java.util.concurrent.locks.LockSupport;
  * reposting the buffers) and reads their peers' rdma_cm events and the devices' async events
  * (limit events, device loss). No thread per pooled connection or peer.
  *
- * <p>The wait: while any call waits for a reply the loop polls without pause (one spinning
- * thread; a caller spins only {@link PendingCall#SPIN_NANOS} before it parks); with no call
- * waiting it parks {@value #IDLE_PARK_MICROS} µs between polls, so an idle pool costs a wake-up
- * per millisecond, keeps its SRQs full and still takes unsolicited messages; a call that starts
- * wakes it at once. Events are read every {@value #EVENT_PERIOD_MICROS} µs.
+ * <p>The wait: a synchronous caller polls its own pooled connection while it spins
+ * ({@link PendingCall#SPIN_NANOS}), so the loop need not; while a call waits that no thread polls
+ * for (an asynchronous call, or a caller that spun and parked) the loop polls without pause if
+ * {@link SpinBudget} gives it a slot, else with {@value #BACKOFF_MICROS} µs parks; otherwise it
+ * parks {@value #IDLE_PARK_MICROS} µs between polls, so an idle pool costs a wake-up per
+ * millisecond, keeps its SRQs full and still takes unsolicited messages; such a call wakes it
+ * at once. Events are read every {@value #EVENT_PERIOD_MICROS} µs.
  *
  * <p>The thread is a daemon started with the first pooled connection that opens an SRQ and ended
  * with the last one's destroy; its context class loader is the adapter's, so it pins no
@@ -26,11 +29,15 @@ import java.util.concurrent.locks.LockSupport;
 final class ReceiveService implements Runnable {
     static final long IDLE_PARK_MICROS = 1000;
     static final long EVENT_PERIOD_MICROS = 1000;
+    /** The park between polls while a call waits but no spin slot is free, µs. */
+    static final long BACKOFF_MICROS = 20;
 
     private final String name;
     private final Set<SrqManagedConnection> connections = new CopyOnWriteArraySet<>();
     private final AtomicInteger waiting = new AtomicInteger();
     private volatile Thread thread;
+    /** Whether the loop holds a {@link SpinBudget} slot; the loop's thread only. */
+    private boolean spinning;
 
     /** @param name the thread's name */
     ReceiveService(String name) {
@@ -57,7 +64,7 @@ final class ReceiveService implements Runnable {
         }
     }
 
-    /** A call started waiting: poll without pause. */
+    /** A call started waiting that no caller thread polls for: poll without pause. */
     void callStarted() {
         if (waiting.getAndIncrement() == 0) {
             Thread t = thread;
@@ -67,12 +74,12 @@ final class ReceiveService implements Runnable {
         }
     }
 
-    /** A call ended. */
+    /** Such a call ended (or its caller woke). */
     void callEnded() {
         waiting.decrementAndGet();
     }
 
-    /** @return calls waiting */
+    /** @return calls waiting that the loop polls for */
     int waiting() {
         return waiting.get();
     }
@@ -89,6 +96,7 @@ final class ReceiveService implements Runnable {
             if (connections.isEmpty()) {
                 synchronized (this) {
                     if (connections.isEmpty()) {
+                        stopSpinning();
                         thread = null;
                         return;
                     }
@@ -108,12 +116,33 @@ final class ReceiveService implements Runnable {
                 nextEvents = now + EVENT_PERIOD_MICROS * 1000;
             }
             if (n == 0) {
-                if (waiting.get() > 0) {
-                    Thread.onSpinWait();
-                } else {
-                    LockSupport.parkNanos(this, IDLE_PARK_MICROS * 1000);
-                }
+                pause();
+            } else if (spinning && waiting.get() == 0) {
+                stopSpinning();
             }
+        }
+    }
+
+    /**
+     * After an empty round: spins (holding a {@link SpinBudget} slot) while a call waits that no
+     * caller polls for; without a slot it parks {@value #BACKOFF_MICROS} µs; with no such call it
+     * parks {@value #IDLE_PARK_MICROS} µs.
+     */
+    private void pause() {
+        if (waiting.get() == 0) {
+            stopSpinning();
+            LockSupport.parkNanos(this, IDLE_PARK_MICROS * 1000);
+        } else if (spinning || (spinning = SpinBudget.PROCESS.tryEnter())) {
+            Thread.onSpinWait();
+        } else {
+            LockSupport.parkNanos(this, BACKOFF_MICROS * 1000);
+        }
+    }
+
+    private void stopSpinning() {
+        if (spinning) {
+            spinning = false;
+            SpinBudget.PROCESS.exit();
         }
     }
 }

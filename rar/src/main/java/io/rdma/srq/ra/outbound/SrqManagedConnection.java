@@ -266,7 +266,19 @@ public final class SrqManagedConnection implements ManagedConnection {
         RcConnection rc = RcConnection.connect(pd, RcConnection.Receives.fromSrq(srq.cq(), srq.srq()),
                 new RcConnection.Sends(config.sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout,
                 Admission.privateDataFor(authKeys, remote), config.fabric());
-        return new PeerLink(rc, remote, srqName, factory.receiveService());
+        return new PeerLink(rc, remote, srqName, factory.receiveService(), this::pollReplies);
+    }
+
+    /**
+     * A waiting caller's poll: one servicing round without events, unless another thread (the
+     * servicing loop, another caller) is in one already — then nothing, at once (a try-lock: a
+     * caller never blocks on another's poll). So a reply reaches a spinning caller on the caller's
+     * own thread, without a hand-off.
+     *
+     * @return completions taken
+     */
+    int pollReplies() {
+        return service(false);
     }
 
     private void retire(PeerLink link) {

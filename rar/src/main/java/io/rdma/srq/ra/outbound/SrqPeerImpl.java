@@ -73,7 +73,7 @@ final class SrqPeerImpl implements SrqPeer {
         PendingCall c = l.start(request, id -> new PendingCall(id, null));
         waiting.add(c);
         try {
-            return c.await(deadline, () -> l.timedOut(c, timeout));
+            return l.await(c, deadline, timeout);
         } finally {
             waiting.remove(c);
         }

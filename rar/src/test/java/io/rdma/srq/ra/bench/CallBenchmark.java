@@ -11,6 +11,7 @@ import io.rdma.srq.ra.outbound.SrqManagedConnectionFactory;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestConnectionManager;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
+import io.rdma.srq.ra.testing.TestWorkManager;
 import io.rdma.srq.testing.SoftDeviceBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -30,18 +31,28 @@ import java.util.concurrent.TimeUnit;
  * connection's pooled peer to an activation whose listener answers with
  * {@code ReceiveCompletion.reply} (64 B each way). Sample time, so JMH reports p50/p99/p99.9.
  *
- * <p>Threads that spin while a call waits: the caller (for {@code srq.call.spinNanos}, 20 µs by
- * default, then it parks), the outbound servicing loop (polls without pause while a call waits),
- * and the activation's poller with {@code pollMode=busy} ({@code adaptive} spins, then waits on the
- * completion channel). On 2 cores, {@code busy} makes three spinning threads for two cores.
+ * <p>Threads that spin while a call waits: the caller, polling its pooled connection's CQ (for
+ * {@code srq.call.spinNanos}, 20 µs by default, then it parks and the outbound servicing loop polls
+ * for it), and the activation's poller while it waits for the next request: {@code adaptive} spins
+ * 50 µs, {@code event} never, {@code busy} always. The caller, the adaptive poller and the servicing
+ * loop spin only with a slot of {@code SpinBudget} (system property {@code srq.spinners}, default
+ * availableProcessors − 1: one on 2 cores); a busy poller spins without one.
+ *
+ * <p>{@code workManager}: {@code pool} runs each delivery on a pool thread (a hand-off per request,
+ * as in a container); {@code callerRuns} runs it on the poller's thread (what a WorkManager may do
+ * when its pool is busy), so the round trip crosses two threads: the caller's and the poller's.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class CallBenchmark extends SoftDeviceBenchmark {
 
     /** The activation's pollMode. */
-    @Param({"adaptive", "busy"})
+    @Param({"adaptive", "event", "busy"})
     public String pollMode;
+
+    /** Where the delivery runs: pool or callerRuns (see the class comment). */
+    @Param({"pool", "callerRuns"})
+    public String workManager;
 
     private SrqResourceAdapter ra;
     private TestBootstrapContext bootstrap;
@@ -53,7 +64,7 @@ public class CallBenchmark extends SoftDeviceBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         ra = new SrqResourceAdapter();
-        bootstrap = new TestBootstrapContext();
+        bootstrap = new TestBootstrapContext(new TestWorkManager("callerRuns".equals(workManager)));
         ra.start(bootstrap);
         TestEndpointFactory endpoints = new TestEndpointFactory();
         endpoints.recordPayloads(false);

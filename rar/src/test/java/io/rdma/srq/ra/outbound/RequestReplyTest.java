@@ -11,6 +11,7 @@ import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
+import io.rdma.srq.ra.support.SpinBudget;
 import io.rdma.srq.ra.testing.SoftAdapterTest;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
 import org.junit.jupiter.api.Test;
@@ -367,6 +368,53 @@ class RequestReplyTest extends SoftAdapterTest {
             assertEquals(100, seen.size());
             assertEquals(java.util.Set.copyOf(java.util.stream.IntStream.range(0, 100).boxed().toList()), Set.copyOf(seen));
         }
+    }
+
+    @Test
+    void theServicingLoopPollsOnlyForCallsNoCallerPollsForAndNoWaitOrSpinSlotIsLeftCounted() throws Exception {
+        CountDownLatch hold = new CountDownLatch(1);
+        endpoints.behaviour(c -> {
+            if (c.payload().getInt(2) < 0) {
+                await(hold);
+            }
+            echo(c);
+        });
+        SrqActivation a = activate();
+        ReceiveService loop = mcf.receiveService();
+        try (SrqConnection c = factory.getConnection()) {
+            SrqPeer peer = c.connect(at(a, 1), T);
+            for (int i = 0; i < 1000; i++) {
+                assertEquals(i, peer.call(request(0, i), T).payload().getInt(2));
+            }
+            assertEquals(0, loop.waiting(), "a synchronous call that returned is not counted with the loop");
+
+            CompletableFuture<SrqMessage> held = peer.callAsync(request(0, -1), T);
+            assertEquals(1, loop.waiting(), "no thread waits for an asynchronous call: the loop polls for it");
+            hold.countDown();
+            assertEquals(-1, held.get(10, TimeUnit.SECONDS).payload().getInt(2));
+            waitUntil(() -> loop.waiting() == 0);
+            assertEquals(0, loop.waiting(), "the asynchronous call ended");
+
+            CountDownLatch second = new CountDownLatch(1);
+            endpoints.behaviour(r -> {
+                await(second);
+                echo(r);
+            });
+            AtomicReference<SrqMessage> reply = new AtomicReference<>();
+            Thread caller = Thread.ofPlatform().start(() -> reply.set(peer.call(request(1, 5), T)));
+            waitUntil(() -> loop.waiting() == 1);
+            assertEquals(1, loop.waiting(), "a caller that spun and parked is polled for by the loop");
+            second.countDown();
+            caller.join(10_000);
+            assertEquals(5, reply.get().payload().getInt(2), "the loop's poll woke the parked caller with its reply");
+            assertEquals(0, loop.waiting());
+
+            endpoints.behaviour(r -> sleep(200));
+            assertThrows(CallTimedOutException.class, () -> peer.call(request(2, 6), Duration.ofMillis(50)));
+            assertEquals(0, loop.waiting(), "a timed-out call is not counted any more");
+        }
+        waitUntil(() -> SpinBudget.PROCESS.spinning() == 0);
+        assertEquals(0, SpinBudget.PROCESS.spinning(), "every spin slot was given back (callers, poller, loop)");
     }
 
     private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {

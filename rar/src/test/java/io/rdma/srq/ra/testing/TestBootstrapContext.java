@@ -10,8 +10,18 @@ import java.util.Timer;
 
 /** A minimal BootstrapContext for container-less adapter tests (like the Artemis RA tests). */
 public final class TestBootstrapContext implements BootstrapContext {
-    private final TestWorkManager workManager = new TestWorkManager();
+    private final TestWorkManager workManager;
     private volatile TransactionSynchronizationRegistry transactions;
+
+    /** With a {@link TestWorkManager} that runs every scheduled Work on its pool. */
+    public TestBootstrapContext() {
+        this(new TestWorkManager());
+    }
+
+    /** @param workManager the WorkManager to give the adapter */
+    public TestBootstrapContext(TestWorkManager workManager) {
+        this.workManager = workManager;
+    }
 
     /** @param registry what {@link #getTransactionSynchronizationRegistry()} returns (null: none) */
     public void transactions(TransactionSynchronizationRegistry registry) {
