@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  * not counting <em>stalled</em> ones: a connection whose batch has been in delivery
  * {@value #STALL_FACTOR} times longer than batches take on average (a moving average over all
  * connections), and at least {@value #STALL_FLOOR_MS} ms, as long as at most half of
- * maxConcurrency (at least one) are stalled. So when connections are merely slower than their
+ * maxConcurrency (at least one) are stalled and another connection is not. So when connections are merely slower than their
  * senders, or many are slow at once (a slow MDB, a pause of the whole JVM), their waiting messages
  * stop the polling first: completions wait in the CQ, the SRQ empties and senders see RNR
  * backpressure, as with ordering=none, and nobody is copied out or disconnected. A connection whose
@@ -197,7 +197,8 @@ final class ConnectionLanes {
                 stalled++;
             }
         }
-        boolean excludeStalled = stalled <= maxStalled;
+        // set stalled connections apart only to serve others: with no other connection, backpressure
+        boolean excludeStalled = stalled <= maxStalled && stalled < links.size();
         int behind = 0;
         for (Lane lane : lanes.values()) {
             if (lane.held < maxHeld && !(excludeStalled && lane.stalled(now, stallAfter))) {
