@@ -66,6 +66,9 @@ public final class SrqActivation {
     /** Null without connectTo. */
     private final Connector connector;
     private final AtomicBoolean stopped = new AtomicBoolean();
+    private final Object quiesceLock = new Object();
+    /** Guarded by quiesceLock. */
+    private boolean quiesced;
     private final Duration drainTimeout;
     private volatile boolean freed;
 
@@ -220,24 +223,7 @@ public final class SrqActivation {
         if (!stopped.compareAndSet(false, true)) {
             return;
         }
-        long start = System.nanoTime();
-        long loops = start + LOOP_BOUND.toNanos();
-        control.release();
-        if (connector != null) {
-            connector.release();
-            connector.awaitEnd(loops);
-        }
-        control.awaitEnd(loops);
-        int failed = links.stopArrivals();
-        if (failed > 0) {
-            RaLogger.LOG.stopArrivalsFailed(name, failed);
-        }
-        poller.drain(drainTimeout);
-        long drained = System.nanoTime() + drainTimeout.toNanos() + DRAIN_MARGIN.toNanos();
-        if (!poller.awaitEnd(drained)) {
-            poller.release();
-            poller.awaitEnd(drained + DRAIN_MARGIN.toNanos());
-        }
+        quiesce();
         Teardown.quietly(listener); // disconnects and destroys every accepted connection id
         links.closeAll();
         long deadline = System.nanoTime() + bound.toNanos();
@@ -245,6 +231,47 @@ public final class SrqActivation {
             RaLogger.LOG.deliveriesOutliveDeactivation(name, bound.toMillis());
         }
         poller.whenIdle(this::free);
+    }
+
+    /**
+     * Steps 1–3 of {@link #stop}: stops accepting and connecting, moves every connection's QP to
+     * ERROR and delivers what the CQ holds within drainTimeout (the rest counted undelivered). Once
+     * this returns nothing more is delivered; the listener, the connections and the natives stay
+     * until {@link #stop}. Runs once: a second caller waits until the first has finished. A server
+     * suspend calls it for every activation at once ({@code io.rdma.srq.ra.ServerSuspendDrain}), so
+     * that the container's deactivations, one after another, find their drain done.
+     */
+    public void quiesce() {
+        synchronized (quiesceLock) {
+            if (quiesced) {
+                return;
+            }
+            quiesced = true;
+            long loops = System.nanoTime() + LOOP_BOUND.toNanos();
+            control.release();
+            if (connector != null) {
+                connector.release();
+                connector.awaitEnd(loops);
+            }
+            control.awaitEnd(loops);
+            int failed = links.stopArrivals();
+            if (failed > 0) {
+                RaLogger.LOG.stopArrivalsFailed(name, failed);
+            }
+            poller.drain(drainTimeout);
+            long drained = System.nanoTime() + drainTimeout.toNanos() + DRAIN_MARGIN.toNanos();
+            if (!poller.awaitEnd(drained)) {
+                poller.release();
+                poller.awaitEnd(drained + DRAIN_MARGIN.toNanos());
+            }
+        }
+    }
+
+    /** @return whether {@link #quiesce} has begun: this activation accepts and delivers nothing more */
+    public boolean quiesced() {
+        synchronized (quiesceLock) {
+            return quiesced;
+        }
     }
 
     /** Runs once, when deactivation has asked for it and neither the poller nor a batch is running. */
