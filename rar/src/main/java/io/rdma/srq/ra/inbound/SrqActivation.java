@@ -67,8 +67,8 @@ public final class SrqActivation {
     private final Connector connector;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final Object quiesceLock = new Object();
-    /** Guarded by quiesceLock. */
-    private boolean quiesced;
+    /** Written under quiesceLock; read without it (a drain holds the lock for up to drainTimeout). */
+    private volatile boolean quiesced;
     private final Duration drainTimeout;
     private volatile boolean freed;
 
@@ -197,7 +197,8 @@ public final class SrqActivation {
     }
 
     /**
-     * Deactivation without silent loss, in this order:
+     * Deactivation without silent loss, in this order (steps 1–3 are {@link #quiesce}, which a server
+     * suspend may have run already):
      * <ol>
      *   <li>stops accepting and connecting (the control loop and the connector end);</li>
      *   <li>stops new arrivals: every connection's QP goes to ERROR, so no further message is
@@ -269,9 +270,7 @@ public final class SrqActivation {
 
     /** @return whether {@link #quiesce} has begun: this activation accepts and delivers nothing more */
     public boolean quiesced() {
-        synchronized (quiesceLock) {
-            return quiesced;
-        }
+        return quiesced;
     }
 
     /** Runs once, when deactivation has asked for it and neither the poller nor a batch is running. */
