@@ -57,6 +57,8 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     private final Set<ManagedConnection> open = ConcurrentHashMap.newKeySet();
     private final Map<MessageEndpointFactory, SrqActivation> activations = new ConcurrentHashMap<>();
     private volatile BootstrapContext bootstrap;
+    /** Null outside WildFly. */
+    private volatile ServerSuspendDrain suspendDrain;
     @ConfigProperty(confidential = true, description = "Admission keys: alias=base64key entries (at least 32 bytes each) "
             + "separated by commas; set it to a credential-store expression (${ENC::...}), never to the keys themselves")
     private String authKeys = "";
@@ -74,6 +76,7 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
         }
         this.bootstrap = ctx;
         ActivationDirectory.started(this);
+        suspendDrain = ServerSuspendDrain.register(activations::values);
         RaLogger.LOG.adapterStarted();
         RaLogger.LOG.pinnedMemoryLimit(new PinningBudget(MemlockLimit.ofThisProcess()).describe());
     }
@@ -81,6 +84,11 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     @Override
     public void stop() {
         ActivationDirectory.stopped(this);
+        ServerSuspendDrain d = suspendDrain;
+        if (d != null) {
+            d.close();
+            suspendDrain = null;
+        }
         for (MessageEndpointFactory f : List.copyOf(activations.keySet())) {
             endpointDeactivation(f, null);
         }
@@ -172,7 +180,10 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
         if (wm == null) {
             throw new jakarta.resource.spi.IllegalStateException("the resource adapter is not started");
         }
-        if (activations.containsKey(factory)) {
+        SrqActivation existing = activations.get(factory);
+        if (existing != null && existing.quiesced()) { // a server suspend quiesced it, then was cancelled
+            endpointDeactivation(factory, spec);
+        } else if (existing != null) {
             throw new NotSupportedException("the endpoint factory of " + factory.getEndpointClass().getName()
                     + " is already activated; deactivate it first");
         }

@@ -54,6 +54,11 @@ public final class Tally {
         total.incrementAndGet();
     }
 
+    /** @param seq a sequence number, 0..CAPACITY-1 @return how often it arrived */
+    public int count(int seq) {
+        return seen.get(seq);
+    }
+
     /** @return messages delivered */
     public long total() {
         return total.get();

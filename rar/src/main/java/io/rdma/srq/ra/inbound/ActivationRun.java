@@ -71,6 +71,9 @@ final class ActivationRun {
     /** Null without connectTo. */
     private final Connector connector;
     private final AtomicBoolean stopped = new AtomicBoolean();
+    private final Object quiesceLock = new Object();
+    /** Guarded by quiesceLock. */
+    private boolean quiesced;
     private final Duration drainTimeout;
     private volatile boolean freed;
     /** Whether the run ends because its device was lost: what is left undelivered is then lost with it. */
@@ -230,6 +233,41 @@ final class ActivationRun {
     }
 
     /**
+     * Steps 1–3 of {@link #stop}: stops accepting and connecting, moves every connection's QP to
+     * ERROR (nothing more is acknowledged to a sender) and delivers what the CQ holds within
+     * drainTimeout, the rest counted undelivered. Once this returns nothing more is delivered; the
+     * listener, the connections and the natives stay until {@link #stop}. Runs once: a second caller
+     * waits until the first has finished. A server suspend calls it for every activation at once
+     * ({@code io.rdma.srq.ra.ServerSuspendDrain}), so that the container's deactivations, which
+     * WildFly runs one after another, find their drain done.
+     */
+    void quiesce() {
+        synchronized (quiesceLock) {
+            if (quiesced) {
+                return;
+            }
+            quiesced = true;
+            long loops = System.nanoTime() + LOOP_BOUND.toNanos();
+            control.release();
+            if (connector != null) {
+                connector.release();
+                connector.awaitEnd(loops);
+            }
+            control.awaitEnd(loops);
+            int failed = links.stopArrivals();
+            if (failed > 0) {
+                RaLogger.LOG.stopArrivalsFailed(name, failed);
+            }
+            poller.drain(drainTimeout);
+            long drained = System.nanoTime() + drainTimeout.toNanos() + DRAIN_MARGIN.toNanos();
+            if (!poller.awaitEnd(drained)) {
+                poller.release();
+                poller.awaitEnd(drained + DRAIN_MARGIN.toNanos());
+            }
+        }
+    }
+
+    /**
      * Deactivation without silent loss, in this order:
      * <ol>
      *   <li>stops accepting and connecting (the control loop and the connector end);</li>
@@ -262,24 +300,7 @@ final class ActivationRun {
             return;
         }
         this.deviceLost = deviceLost;
-        long start = System.nanoTime();
-        long loops = start + LOOP_BOUND.toNanos();
-        control.release();
-        if (connector != null) {
-            connector.release();
-            connector.awaitEnd(loops);
-        }
-        control.awaitEnd(loops);
-        int failed = links.stopArrivals();
-        if (failed > 0) {
-            RaLogger.LOG.stopArrivalsFailed(name, failed);
-        }
-        poller.drain(drainTimeout);
-        long drained = System.nanoTime() + drainTimeout.toNanos() + DRAIN_MARGIN.toNanos();
-        if (!poller.awaitEnd(drained)) {
-            poller.release();
-            poller.awaitEnd(drained + DRAIN_MARGIN.toNanos());
-        }
+        quiesce();
         Teardown.quietly(listener); // disconnects and destroys every accepted connection id
         links.closeAll();
         long deadline = System.nanoTime() + bound.toNanos();

@@ -60,6 +60,8 @@ public final class SrqActivation {
     private ActivationRun run;
     private int generation;
     private Recovery recovery;
+    /** Set by {@link #quiesce}: no run opens any more. */
+    private volatile boolean quiesced;
     /** A loss reported by the run being opened, before it became current: handled once it is. */
     private Fault pendingFault;
     private long recoveringSince;
@@ -139,7 +141,7 @@ public final class SrqActivation {
         synchronized (lock) {
             pending = pendingFault;
             pendingFault = null;
-            if (state == ActivationState.STOPPED) {
+            if (state == ActivationState.STOPPED || quiesced) {
                 from = null;
             } else {
                 from = state;
@@ -352,6 +354,28 @@ public final class SrqActivation {
         synchronized (lock) {
             return run;
         }
+    }
+
+    /**
+     * Stops arrivals and delivers what the CQ holds within drainTimeout, as the first steps of
+     * {@link #stop} (see {@link ActivationRun#quiesce}); once this returns nothing more is delivered
+     * and no recovery opens the device again. A server suspend calls it for every activation at once,
+     * before the container deactivates them one after another. Idempotent.
+     */
+    public void quiesce() {
+        ActivationRun r;
+        synchronized (lock) {
+            quiesced = true;
+            r = run;
+        }
+        if (r != null) {
+            r.quiesce();
+        }
+    }
+
+    /** @return whether {@link #quiesce} has begun: this activation accepts and delivers nothing more */
+    public boolean quiesced() {
+        return quiesced;
     }
 
     /**

@@ -57,6 +57,20 @@ public interface RaLogger extends BasicLogger {
     @Message(id = 52, value = "%s: fabric settings %s; a peer that stops answering is seen after about %s")
     void fabricSettings(String who, Object settings, String deadPeer);
 
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 60, value = "registered with the server's suspend controller: a suspend or graceful shutdown drains "
+            + "every activation at once, before the MDBs' deactivations")
+    void suspendDrainRegistered();
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 61, value = "server suspend: draining %d activation(s) at once")
+    void suspendDrainStarted(int activations);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 62, value = "no server suspend controller reachable (%s): at a suspend, deactivations drain one "
+            + "after another")
+    void noSuspendController(String why);
+
     // outbound pooled connections, peers, request/reply (100–199)
 
     @LogMessage(level = Logger.Level.WARN)

@@ -135,4 +135,64 @@ class DeactivationDrainTest extends SoftActivationTest {
         assertEquals(1, releaseObserver.getCount(), "all of it while the observer still blocked");
         releaseObserver.countDown();
     }
+
+    @Test
+    void quiesceDeliversTheBacklogThenNothingMoreAndDeactivationOnlyTearsDown() throws Exception {
+        SrqActivationSpec spec = spec("srqMaxWr", "256", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1",
+                "drainTimeout", "10000");
+        ra.endpointActivation(endpoints, spec);
+        SrqActivation a = ra.activations().getFirst();
+        endpoints.close(); // hold deliveries: the CQ fills
+        SoftSender s = new SoftSender(a.listenAddress(), 64);
+        senders.add(s);
+        for (int i = 0; i < 100; i++) {
+            s.send(i, 64, null);
+        }
+        s.drain(Duration.ofSeconds(10));
+        assertEquals(100, s.acknowledged);
+        Thread opener = Thread.ofPlatform().start(() -> {
+            LockSupport.parkNanos(300_000_000);
+            endpoints.open();
+        });
+        a.quiesce(); // what a server suspend does to every activation at once
+        opener.join();
+        assertTrue(a.quiesced());
+        assertEquals(100, endpoints.received.size(), "the backlog delivered before quiesce returned");
+        for (int i = 100; i < 110; i++) {
+            s.send(i, 64, null);
+        }
+        s.drain(Duration.ofSeconds(10));
+        assertEquals(100, s.acknowledged, "a quiesced activation acknowledges nothing more");
+        assertTrue(s.sendErrors > 0, "the sender sees its sends fail");
+        assertTrue(!a.freed(), "the natives stay until deactivation");
+        ra.endpointDeactivation(endpoints, spec);
+        await(a::freed, "deactivation done");
+        ActivationStatistics st = a.statistics();
+        assertEquals(100, st.delivered(), st.toString());
+        assertEquals(0, st.undelivered());
+        assertEquals(100, endpoints.distinctSequences());
+    }
+
+    @Test
+    void activatingTheFactoryOfAQuiescedActivationReplacesIt() throws Exception {
+        // a suspend cancelled after the adapter quiesced every activation but before WildFly deactivated
+        // this MDB: on resume WildFly activates it again without a deactivation
+        SrqActivationSpec spec = spec("srqMaxWr", "64", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "1");
+        ra.endpointActivation(endpoints, spec);
+        SrqActivation quiesced = ra.activations().getFirst();
+        quiesced.quiesce();
+        ra.endpointActivation(endpoints, spec);
+        await(quiesced::freed, "the quiesced activation stopped and freed");
+        SrqActivation fresh = ra.activations().getFirst();
+        assertEquals(1, ra.activations().size());
+        assertTrue(fresh != quiesced && !fresh.quiesced());
+        SoftSender s = new SoftSender(fresh.listenAddress(), 64);
+        senders.add(s);
+        for (int i = 0; i < 10; i++) {
+            s.send(i, 64, null);
+        }
+        s.drain(Duration.ofSeconds(10));
+        await(() -> endpoints.received.size() == 10, "the new activation delivers");
+        ra.endpointDeactivation(endpoints, spec);
+    }
 }
