@@ -97,12 +97,13 @@ class ListeningTest {
      */
     @Test
     void anAddressNoInterfaceHasLeavesTheActivationStartingAndThePortFree() throws Exception {
+        // a port of its own: no other test's listener can be on it
         ra.endpointActivation(new TestEndpointFactory(), spec("orders", "listenAddress", "192.0.2.77",
-                "recoveryInitialDelay", "60000", "recoveryMaxDelay", "60000"));
+                "listenPort", "17481", "recoveryInitialDelay", "60000", "recoveryMaxDelay", "60000"));
         assertEquals(ActivationState.STARTING, ra.activations().getLast().state(),
                 "rdma_bind_addr of 192.0.2.77: EADDRNOTAVAIL, retried later");
-        ra.endpointActivation(new TestEndpointFactory(), spec("any", "listenAddress", "0.0.0.0"));
-        assertEquals(ActivationState.ACTIVE, ra.activations().getLast().state());
+        ra.endpointActivation(new TestEndpointFactory(), spec("any", "listenAddress", "0.0.0.0", "listenPort", "17481"));
+        assertEquals(ActivationState.ACTIVE, ra.activations().getLast().state(), "the port the failed bind claimed is free");
     }
 
     @Test

@@ -87,6 +87,11 @@ class PooledConnectionRemovalTest extends SoftAdapterTest {
             try (SrqConnection c = factory.getConnection()) {
                 c.connect(remote.listener.localAddress(), Duration.ofSeconds(5));
             }
+            // the passive side registers the connection a moment after the active side sees ESTABLISHED
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (remote.accepted.size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
             assertEquals(2, remote.accepted.size(), "a new peer after the device came back");
             SoftProvider.addDevice(DEVICE);
             cm.flush();
