@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -183,6 +184,9 @@ class ActivationRecoveryTest {
     @Test
     void deviceFatalMidStreamRecoversAndDeliversAgainWithCountsReconciled() throws Exception {
         SrqActivation a = activate(spec("maxConcurrency", "2"));
+        // 0.2 ms a message: the SRQ fills and the sender waits on RNR, so the stream is still under way
+        // when the device goes
+        endpoints.behaviour(c -> LockSupport.parkNanos(200_000));
         InetSocketAddress at = a.listenAddress();
         SoftSender before = sender(at);
         CompletableFuture<Void> stream = CompletableFuture.runAsync(() -> {

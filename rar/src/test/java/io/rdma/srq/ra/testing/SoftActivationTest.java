@@ -93,19 +93,19 @@ public abstract class SoftActivationTest extends SoftAdapterTest {
      * Activates {@link #endpoints} with {@code spec}.
      *
      * @param spec the spec
-     * @return the adapter's newest activation
+     * @return the activation of {@link #endpoints}
      * @throws Exception what endpointActivation throws
      */
     protected SrqActivation activate(SrqActivationSpec spec) throws Exception {
         ra.endpointActivation(endpoints, spec);
-        return ra.activations().getLast();
+        return ra.activations().stream().filter(a -> a.factory() == endpoints).findFirst().orElseThrow();
     }
 
     /**
      * Activates {@link #endpoints} with {@link #spec(String...)}.
      *
      * @param properties pairs of property name and value
-     * @return the adapter's newest activation
+     * @return the activation of {@link #endpoints}
      * @throws Exception what endpointActivation throws
      */
     protected SrqActivation activate(String... properties) throws Exception {
