@@ -3,7 +3,6 @@ package io.rdma.srq.demo;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqConnectionFactory;
 
-import java.lang.reflect.RecordComponent;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,13 +36,26 @@ public final class AdapterStatistics {
 
     private static Map<String, Object> map(ActivationStatistics s) {
         Map<String, Object> m = new LinkedHashMap<>();
-        for (RecordComponent rc : ActivationStatistics.class.getRecordComponents()) {
-            try {
-                m.put(rc.getName(), rc.getAccessor().invoke(s));
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        m.put("srqName", s.srqName());
+        m.put("device", s.device());
+        m.put("posted", s.posted());
+        m.put("completed", s.completed());
+        m.put("delivered", s.delivered());
+        m.put("undelivered", s.undelivered());
+        m.put("endpointFailures", s.endpointFailures());
+        m.put("redelivered", s.redelivered());
+        m.put("deadLettered", s.deadLettered());
+        m.put("pauses", s.pauses());
+        m.put("paused", s.paused());
+        m.put("errorCompletions", s.errorCompletions());
+        m.put("limitEvents", s.limitEvents());
+        m.put("outstanding", s.outstanding());
+        m.put("fill", s.fill());
+        m.put("connections", s.connections());
+        m.put("rejected", s.rejected());
+        m.put("copiedOut", s.copiedOut());
+        m.put("slowDisconnects", s.slowDisconnects());
+        m.put("retained", s.retained());
         return m;
     }
 }
