@@ -409,6 +409,13 @@ say "jboss-cli: $DEFINITION_ADDR:read-resource(include-runtime=true)"
 cli 60 --command="$DEFINITION_ADDR:read-resource(include-runtime=true)" 2>/dev/null | sed 's/^/    /' \
     || say "(the jboss-cli read failed)"
 
+# readiness (MicroProfile Health, which configure.cli adds): DOWN while an activation is not ACTIVE
+say "GET http://127.0.0.1:9990/health/ready:"
+if command -v curl >/dev/null; then
+    curl -sS -m 15 http://127.0.0.1:9990/health/ready 2>/dev/null | sed 's/^/    /' || say "(the readiness read failed)"
+    echo
+fi
+
 RC=0
 if [ "$state" != DONE ] || [ "$delivered" != "$sent" ] || [ "$sent" != "$MESSAGES" ]; then
     say "FAILED: state $state, sent $sent of $MESSAGES, delivered $delivered"

@@ -13,9 +13,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * ended runs and the current one, read live (a run's last deliveries may still be counted after it
  * ended); gauges (outstanding, fill, connections, paused) are the current run's, 0 while there is
  * none. What a run left undelivered because its device was lost is counted as lost, not undelivered.
+ * A run that has freed everything counts no more: its final figures are kept, the run itself is let go
+ * (so recovering many times holds no old runs).
  */
 final class RunTotals {
     private final List<ActivationRun> ended = new CopyOnWriteArrayList<>();
+    /** The final figures of ended runs that have freed everything, and their losses; guarded by this. */
+    private final List<ActivationStatistics> settled = new java.util.ArrayList<>();
+    private long settledLost;
 
     /** @param run a run that was stopped; its counters stay in the totals */
     void ended(ActivationRun run) {
@@ -23,8 +28,20 @@ final class RunTotals {
     }
 
     /** @return messages acknowledged to their senders and lost with a device, over the ended runs */
-    long lostAtDeviceLoss() {
-        return ended.stream().mapToLong(ActivationRun::lostAtDeviceLoss).sum();
+    synchronized long lostAtDeviceLoss() {
+        settle();
+        return settledLost + ended.stream().mapToLong(ActivationRun::lostAtDeviceLoss).sum();
+    }
+
+    /** Keeps the final figures of ended runs that have freed everything, and lets those runs go. */
+    private synchronized void settle() {
+        for (ActivationRun run : ended) {
+            if (run.freed()) {
+                settled.add(run.statistics());
+                settledLost += run.lostAtDeviceLoss();
+                ended.remove(run);
+            }
+        }
     }
 
     /**
@@ -37,16 +54,28 @@ final class RunTotals {
         long posted = 0, completed = 0, delivered = 0, undelivered = 0, failures = 0, redelivered = 0;
         long deadLettered = 0, pauses = 0, errors = 0, limitEvents = 0, copiedOut = 0, slowDisconnects = 0;
         Map<String, Long> rejected = new LinkedHashMap<>();
-        List<ActivationRun> runs = new java.util.ArrayList<>(ended);
+        List<ActivationStatistics> all;
+        List<ActivationRun> runs;
+        long lostBefore;
+        synchronized (this) {
+            settle();
+            all = new java.util.ArrayList<>(settled);
+            runs = new java.util.ArrayList<>(ended);
+            lostBefore = settledLost;
+        }
         if (current != null && !runs.contains(current)) {
             runs.add(current);
         }
+        long lostLive = 0;
         for (ActivationRun run : runs) {
-            ActivationStatistics s = run.statistics();
+            all.add(run.statistics());
+            lostLive += run.lostAtDeviceLoss();
+        }
+        for (ActivationStatistics s : all) {
             posted += s.posted();
             completed += s.completed();
             delivered += s.delivered();
-            undelivered += s.undelivered() - run.lostAtDeviceLoss();
+            undelivered += s.undelivered();
             failures += s.endpointFailures();
             redelivered += s.redelivered();
             deadLettered += s.deadLettered();
@@ -57,6 +86,7 @@ final class RunTotals {
             slowDisconnects += s.slowDisconnects();
             s.rejectedByReason().forEach((k, v) -> rejected.merge(k, v, Long::sum));
         }
+        undelivered -= lostBefore + lostLive; // lost with a device, counted as such
         ActivationStatistics now = current == null ? null : current.statistics();
         return ActivationStatistics.builder().srqName(name).device(device).posted(posted).completed(completed)
                 .delivered(delivered).undelivered(undelivered).endpointFailures(failures).redelivered(redelivered)
