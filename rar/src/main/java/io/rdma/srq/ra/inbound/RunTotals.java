@@ -29,14 +29,16 @@ final class RunTotals {
 
     /** @return messages acknowledged to their senders and lost with a device, over the ended runs */
     synchronized long lostAtDeviceLoss() {
-        settle();
         return settledLost + ended.stream().mapToLong(ActivationRun::lostAtDeviceLoss).sum();
     }
 
-    /** Keeps the final figures of ended runs that have freed everything, and lets those runs go. */
-    private synchronized void settle() {
+    /**
+     * Keeps the final figures of ended runs that have freed everything, and lets those runs go; not
+     * {@code current}, which the activation still holds (and reads live).
+     */
+    private synchronized void settle(ActivationRun current) {
         for (ActivationRun run : ended) {
-            if (run.freed()) {
+            if (run != current && run.freed()) {
                 settled.add(run.statistics());
                 settledLost += run.lostAtDeviceLoss();
                 ended.remove(run);
@@ -58,7 +60,7 @@ final class RunTotals {
         List<ActivationRun> runs;
         long lostBefore;
         synchronized (this) {
-            settle();
+            settle(current);
             all = new java.util.ArrayList<>(settled);
             runs = new java.util.ArrayList<>(ended);
             lostBefore = settledLost;
