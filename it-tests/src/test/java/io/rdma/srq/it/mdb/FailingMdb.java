@@ -30,6 +30,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
         @ActivationConfigProperty(propertyName = "bufferSize", propertyValue = "64"),
         @ActivationConfigProperty(propertyName = "maxDeliveryAttempts", propertyValue = "" + FailingMdb.ATTEMPTS),
         @ActivationConfigProperty(propertyName = "ordering", propertyValue = "connection"),
+        // the whole stream may wait behind a message being redelivered: this test is about redelivery,
+        // not the bound on what a stalled connection may hold (OrderedDeliveryTest covers that)
+        @ActivationConfigProperty(propertyName = "maxHeldPerConnection", propertyValue = "256"),
         @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "2")})
 public class FailingMdb implements SrqReceiveListener {
     /** listenPort. */
