@@ -95,6 +95,10 @@ if ! [[ "$CALLS" =~ ^[0-9]{1,7}$ ]]; then
     echo "run-demo: --calls must be an integer in 0..9999999, got '$CALLS'" >&2
     exit 2
 fi
+if [ $(( CALLS % CALL_THREADS )) -ne 0 ]; then
+    echo "run-demo: --calls ($CALLS) must be a multiple of --call-threads ($CALL_THREADS) (each caller makes calls / threads calls; 0 skips the phase)" >&2
+    exit 2
+fi
 if [ "$WARMUP" -gt 2147483647 ] 2>/dev/null; then
     echo "run-demo: --warmup must be at most 2147483647, got '$WARMUP'" >&2
     exit 2
@@ -213,7 +217,7 @@ on_exit() {
     exit "$rc"
 }
 trap on_exit EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP PIPE
 
 # ---------------------------------------------------------------- 1. build
 

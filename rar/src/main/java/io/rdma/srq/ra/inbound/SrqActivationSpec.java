@@ -84,9 +84,7 @@ public class SrqActivationSpec implements ActivationSpec {
         DeviceSelection selection = DeviceSelection.parse(CHECK, provider, device, softProfile);
         SrqAttributes srq = SrqSizing.parse(CHECK, srqMaxWr, srqMaxSge, srqLimit);
         int maxWr = srq.maxWr();
-        // the fill must stay above the limit, so an activation's limit is below srqMaxWr
-        int limit = CHECK.inRange("srqLimit", srq.srqLimit(), 0, maxWr - 1L,
-                "0 = not armed; below srqMaxWr, since the receives posted must exceed it");
+        int limit = srq.srqLimit();
         int buffer = CHECK.integer("bufferSize", bufferSize, 1, InboundConfig.MAX_BUFFER, "bytes per receive buffer");
         int cq = CHECK.integer("cqSize", blankTo(cqSize, srqMaxWr), maxWr, Integer.MAX_VALUE,
                 "at least srqMaxWr, at most the device's max_cqe");
@@ -398,7 +396,7 @@ public class SrqActivationSpec implements ActivationSpec {
         return srqLimit;
     }
 
-    /** @param srqLimit 0..srqMaxWr */
+    /** @param srqLimit 0..srqMaxWr − 1 (0: not armed) */
     public void setSrqLimit(String srqLimit) {
         this.srqLimit = srqLimit;
     }

@@ -55,10 +55,6 @@ public record SrqConfig(DeviceSelection device, int port, SrqAttributes srqDefau
         DeviceSelection selection = DeviceSelection.parse(check, provider, device, softProfile);
         int portNum = check.integer("port", port, 1, 255, "ports are numbered 1..phys_port_cnt");
         SrqAttributes srq = SrqSizing.parse(check, srqMaxWr, srqMaxSge, srqLimit);
-        if (srq.srqLimit() >= srq.maxWr()) {
-            throw check.invalid("srqLimit", "srqLimit must be in 0.." + (srq.maxWr() - 1L)
-                    + " (below srqMaxWr: every buffer is posted), got " + srq.srqLimit());
-        }
         int send = check.integer("sendBufferSize", sendBufferSize, 1, 1 << 30, "bytes per message sent to a peer");
         int receive = check.integer("receiveBufferSize", receiveBufferSize, 1, 1 << 30,
                 "bytes per receive buffer of a pooled SRQ; a longer reply fails its peer with EIO");

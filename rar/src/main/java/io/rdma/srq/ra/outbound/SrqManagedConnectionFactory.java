@@ -349,7 +349,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         return srqLimit;
     }
 
-    /** @param srqLimit 0..srqMaxWr */
+    /** @param srqLimit 0..srqMaxWr − 1 (0: not armed) */
     public void setSrqLimit(String srqLimit) {
         this.srqLimit = srqLimit;
     }

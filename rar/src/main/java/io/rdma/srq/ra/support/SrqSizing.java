@@ -18,7 +18,8 @@ public final class SrqSizing {
      * @param check  where errors are reported
      * @param maxWr  srqMaxWr text: receive WRs, 1..2^31 − 1 here, at most max_srq_wr on the device
      * @param maxSge srqMaxSge text: SGEs per receive WR, 1..2^31 − 1 here, at most max_srq_sge
-     * @param limit  srqLimit text: the low watermark in WRs, 0..srqMaxWr (0: not armed)
+     * @param limit  srqLimit text: the low watermark in WRs, 0..srqMaxWr − 1 (0: not armed; below
+     *               srqMaxWr, since the receives posted must exceed it, and mlx5 refuses a limit ≥ max_wr)
      * @return the sizes (max_wr, max_sge, srq_limit)
      * @throws InvalidPropertyException naming the first bad property and its range
      */
@@ -26,7 +27,8 @@ public final class SrqSizing {
             throws InvalidPropertyException {
         int wr = check.integer("srqMaxWr", maxWr, 1, Integer.MAX_VALUE, "at most the device's max_srq_wr");
         int sge = check.integer("srqMaxSge", maxSge, 1, Integer.MAX_VALUE, "at most the device's max_srq_sge");
-        int srqLimit = check.integer("srqLimit", limit, 0, wr, "0 = not armed, no limit events; at most srqMaxWr");
+        int srqLimit = check.integer("srqLimit", limit, 0, wr - 1L,
+                "0 = not armed, no limit events; below srqMaxWr, since the receives posted must exceed it");
         return new SrqAttributes(wr, sge, srqLimit);
     }
 
