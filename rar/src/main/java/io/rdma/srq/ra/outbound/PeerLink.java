@@ -287,32 +287,40 @@ final class PeerLink implements AutoCloseable {
     }
 
     /**
-     * Reads the rdma_cm events of its connection without waiting: DISCONNECTED or DEVICE_REMOVAL fails
-     * it (servicing loop).
+     * Reads the rdma_cm events of its connection without waiting (servicing loop). A failure to read
+     * them fails the link at once; DISCONNECTED or DEVICE_REMOVAL is returned, and the caller ends
+     * the link with {@link #ended} once it has taken the receive completions that came before it.
      *
-     * @return whether RDMA_CM_EVENT_DEVICE_REMOVAL came: the device is going away (rdma_cm(7)) and the
-     *         whole pooled connection must release it
+     * @return the event that ends the link, or empty: DEVICE_REMOVAL means the device is going away
+     *         (rdma_cm(7)) and the whole pooled connection must release it
      */
-    boolean checkEvents() {
+    Optional<CmEventType> endingEvent() {
         CmConnection c = rc.connection();
         if (c == null || failure != null) {
-            return false;
+            return Optional.empty();
         }
-        boolean removal = false;
+        CmEventType ending = null;
         try {
             Optional<CmEvent> e;
             while ((e = c.nextEvent(Duration.ZERO)).isPresent()) {
                 CmEventType type = e.get().type();
-                if (type == CmEventType.DISCONNECTED || type == CmEventType.DEVICE_REMOVAL) {
-                    removal |= type == CmEventType.DEVICE_REMOVAL;
-                    fail(new VerbsException("rdma_get_cm_event", Errno.ENOTCONN, remote + " disconnected (RDMA_CM_EVENT_"
-                            + type + ")"));
+                if (type == CmEventType.DEVICE_REMOVAL || (type == CmEventType.DISCONNECTED && ending == null)) {
+                    ending = type;
                 }
             }
         } catch (VerbsException | IllegalStateException gone) {
             fail(new VerbsException("rdma_get_cm_event", Errno.ENOTCONN, remote + ": " + gone.getMessage()));
         }
-        return removal;
+        return Optional.ofNullable(ending);
+    }
+
+    /**
+     * Fails the link with ENOTCONN for the event that ended it.
+     *
+     * @param type DISCONNECTED or DEVICE_REMOVAL, from {@link #endingEvent}
+     */
+    void ended(CmEventType type) {
+        fail(new VerbsException("rdma_get_cm_event", Errno.ENOTCONN, remote + " disconnected (RDMA_CM_EVENT_" + type + ")"));
     }
 
     private void finish(PendingCall c, Object outcome) {

@@ -1,6 +1,7 @@
 package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.AsyncEventType;
+import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.DeviceAttributes;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.PortAttributes;
@@ -34,6 +35,7 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -306,18 +308,22 @@ public final class SrqManagedConnection implements ManagedConnection {
             if (destroyed) {
                 return 0;
             }
-            int n = 0;
-            for (PooledSrq s : srqs.values()) {
-                try {
-                    n += s.poll(sink);
-                } catch (VerbsException e) {
-                    RaLogger.LOG.refillFailed(e, s.name(), device);
-                }
-            }
+            int n = pollSrqs();
             if (events) {
-                boolean removal = false;
+                Map<PeerLink, CmEventType> ended = new HashMap<>();
                 for (PeerLink l : peers.values()) {
-                    removal |= l.checkEvents();
+                    l.endingEvent().ifPresent(type -> ended.put(l, type));
+                }
+                boolean removal = ended.containsValue(CmEventType.DEVICE_REMOVAL);
+                if (!ended.isEmpty()) {
+                    // A peer's last SENDs were acknowledged, so their receive completions are on our
+                    // CQ, before it disconnected (rdma_server replies, then calls rdma_disconnect):
+                    // take them before the waiting calls fail.
+                    int more;
+                    while ((more = pollSrqs()) > 0) {
+                        n += more;
+                    }
+                    ended.forEach(PeerLink::ended);
                 }
                 if (removal || !presence.stillListed()) {
                     fail(new VerbsException("rdma_get_cm_event", Errno.ENODEV, device + " is being removed ("
@@ -330,6 +336,18 @@ public final class SrqManagedConnection implements ManagedConnection {
         } finally {
             servicing.unlock();
         }
+    }
+
+    private int pollSrqs() {
+        int n = 0;
+        for (PooledSrq s : srqs.values()) {
+            try {
+                n += s.poll(sink);
+            } catch (VerbsException e) {
+                RaLogger.LOG.refillFailed(e, s.name(), device);
+            }
+        }
+        return n;
     }
 
     private final PooledSrq.Sink sink = new PooledSrq.Sink() {

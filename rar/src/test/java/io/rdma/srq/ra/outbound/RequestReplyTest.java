@@ -290,6 +290,27 @@ class RequestReplyTest extends SoftAdapterTest {
     }
 
     @Test
+    void aReplyThePeerSentJustBeforeItDisconnectedStillCompletesTheCall() throws Exception {
+        // rdma_server's pattern: reply, then rdma_disconnect at once. The reply's receive completion
+        // is on the caller's CQ before the DISCONNECTED event, so the call gets it, every time.
+        for (int round = 0; round < 20; round++) {
+            CountDownLatch replied = new CountDownLatch(1);
+            endpoints.behaviour(c -> {
+                echo(c);
+                replied.countDown();
+            });
+            SrqActivation a = activate();
+            try (SrqConnection c = factory.getConnection()) {
+                SrqPeer peer = c.connect(at(a, 1), T);
+                CompletableFuture<SrqMessage> call = peer.callAsync(request(0, round), T);
+                await(replied);
+                ra.endpointDeactivation(endpoints, null); // disconnects the peer right after its reply
+                assertEquals(round, call.get(5, TimeUnit.SECONDS).payload().getInt(2), "round " + round);
+            }
+        }
+    }
+
+    @Test
     void messagesThePeerSendsOnItsOwnAreReceivedNotTakenForReplies() throws Exception {
         endpoints.behaviour(c -> {
             try {
