@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * A snapshot of one message-endpoint activation's counters ({@link SrqConnectionFactory#activationStatistics()}).
@@ -233,7 +234,8 @@ public final class ActivationStatistics {
                 + ", outstanding=" + outstanding
                 + ", fill=" + fill
                 + ", connections=" + connections
-                + ", rejectedByReason=" + rejectedByReason
+                + ", rejectedByReason=" + rejectedByReason.entrySet().stream().filter(e -> e.getValue() != 0)
+                        .map(Map.Entry::toString).collect(Collectors.joining(", ", "{", "}"))
                 + ", copiedOut=" + copiedOut + ", slowDisconnects=" + slowDisconnects
                 + ", retained=" + retained + "]";
     }

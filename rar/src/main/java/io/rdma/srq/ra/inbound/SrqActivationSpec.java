@@ -117,7 +117,8 @@ public class SrqActivationSpec implements ActivationSpec {
                 CHECK.oneOf("ordering", ordering, InboundConfig.Ordering.class),
                 CHECK.integer("maxHeldPerConnection", blankTo(maxHeldPerConnection,
                                 String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(Poller.BATCH, maxWr), maxWr,
-                        "messages of one connection waiting in receive buffers under ordering=connection: "
+                        "receive buffers one connection may hold (waiting under ordering=connection, or kept by "
+                                + "ReceiveCompletion.retain()): "
                                 + Poller.BATCH + " (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr"));
     }
 

@@ -41,7 +41,8 @@ public class SrqActivationMonitor implements ActivationMonitor, Statistics, Refe
     private String srqName = "";
 
     private Reference reference;
-    private transient volatile FigureStatistics<ActivationView> statistics;
+    private final FigureStatistics<ActivationView> statistics =
+            new FigureStatistics<>(StatisticsTable.ACTIVATION, () -> ActivationDirectory.find(srqName));
 
     @Override
     public String getSrqName() {
@@ -60,17 +61,7 @@ public class SrqActivationMonitor implements ActivationMonitor, Statistics, Refe
 
     @Override
     public StatisticsPlugin getStatistics() {
-        FigureStatistics<ActivationView> s = statistics;
-        if (s == null) {
-            synchronized (this) {
-                s = statistics;
-                if (s == null) {
-                    s = new FigureStatistics<>(StatisticsTable.ACTIVATION, () -> ActivationDirectory.find(srqName));
-                    statistics = s;
-                }
-            }
-        }
-        return s;
+        return statistics;
     }
 
     @Override

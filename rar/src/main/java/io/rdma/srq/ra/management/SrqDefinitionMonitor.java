@@ -47,7 +47,7 @@ public class SrqDefinitionMonitor implements DefinitionMonitor, Statistics, Refe
     private String jndiName = EMBEDDED_DEFINITION;
 
     private Reference reference;
-    private transient volatile FigureStatistics<DefinitionView> statistics;
+    private final FigureStatistics<DefinitionView> statistics = new FigureStatistics<>(StatisticsTable.DEFINITION, this::definitionView);
 
     @Override
     public String getJndiName() {
@@ -76,17 +76,7 @@ public class SrqDefinitionMonitor implements DefinitionMonitor, Statistics, Refe
 
     @Override
     public StatisticsPlugin getStatistics() {
-        FigureStatistics<DefinitionView> s = statistics;
-        if (s == null) {
-            synchronized (this) {
-                s = statistics;
-                if (s == null) {
-                    s = new FigureStatistics<>(StatisticsTable.DEFINITION, this::definitionView);
-                    statistics = s;
-                }
-            }
-        }
-        return s;
+        return statistics;
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.admission.Admission;
+import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.MemlockLimit;
@@ -112,10 +113,10 @@ public final class SrqManagedConnection implements ManagedConnection {
     }
 
     static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config) throws ResourceException {
-        java.util.List<io.rdma.srq.ra.support.admission.AuthKey> keys = factory.authKeys();
+        List<AuthKey> keys = factory.authKeys();
         Context context;
         try {
-            context = config.device().open("pooled connection");
+            context = config.device().open(factory.firstOpen() ? "pooled connections" : null); // SRQRA0050 once
         } catch (VerbsException e) {
             throw new ResourceException("cannot open the RDMA device (" + config.device() + "): " + e.getMessage(), e);
         }

@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Creates the pooled connections: each opens a device context, allocates a protection domain and
@@ -87,7 +88,9 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private transient ResourceAdapter resourceAdapter;
     private transient ReceiveService receiveService;
     private transient PrintWriter logWriter;
-    private transient volatile FigureStatistics<DefinitionView> statistics;
+    private final AtomicBoolean deviceLogged = new AtomicBoolean();
+    private final FigureStatistics<DefinitionView> statistics =
+            new FigureStatistics<>(StatisticsTable.DEFINITION, () -> Optional.of(definitionView()));
 
     /** @return the parsed configuration @throws ResourceException naming a bad property and its range */
     public SrqConfig config() throws ResourceException {
@@ -172,6 +175,11 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         return CHECK;
     }
 
+    /** @return true the first time only: the device the pool's connections use is logged once (SRQRA0050) */
+    boolean firstOpen() {
+        return deviceLogged.compareAndSet(false, true);
+    }
+
     @Override
     public Object createConnectionFactory(ConnectionManager cm) throws ResourceException {
         SrqConfig c = config();
@@ -222,17 +230,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
 
     @Override
     public StatisticsPlugin getStatistics() {
-        FigureStatistics<DefinitionView> s = statistics;
-        if (s == null) {
-            synchronized (this) {
-                s = statistics;
-                if (s == null) {
-                    s = new FigureStatistics<>(StatisticsTable.DEFINITION, () -> Optional.of(definitionView()));
-                    statistics = s;
-                }
-            }
-        }
-        return s;
+        return statistics;
     }
 
     /**

@@ -117,18 +117,9 @@ final class DeviceChoice {
     /** {@return the 16 bytes of a GID written in IPv6 notation (an IPv4 literal as its IPv4-mapped GID)} */
     private static byte[] gid(String text) throws VerbsException {
         try {
-            byte[] b = InetAddress.ofLiteral(text.trim()).getAddress();
-            if (b.length == 16) {
-                return b;
-            }
-            byte[] mapped = new byte[16];
-            mapped[10] = (byte) 0xff;
-            mapped[11] = (byte) 0xff;
-            System.arraycopy(b, 0, mapped, 12, 4);
-            return mapped;
-        } catch (IllegalArgumentException e) {
-            throw new VerbsException("ibv_query_gid", Errno.EINVAL, "device=" + DeviceSelection.GID_PREFIX + text
-                    + ": a GID is written in IPv6 notation, e.g. gid:fe80::200:5eff:fe00:1");
+            return DeviceSelection.gid(text);
+        } catch (IllegalArgumentException e) { // a DeviceSelection made without parse
+            throw new VerbsException("ibv_query_gid", Errno.EINVAL, e.getMessage());
         }
     }
 

@@ -6,6 +6,7 @@ import io.rdma.srq.verbs.Verbs;
 import io.rdma.srq.verbs.soft.SoftProfile;
 import jakarta.resource.spi.InvalidPropertyException;
 
+import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
 
@@ -63,7 +64,15 @@ public record DeviceSelection(Provider provider, String device, SoftProfile soft
         Provider p = check.oneOf("provider", provider, List.of(Provider.values()), Provider::verbsName);
         SoftProfile profile = check.parse("softProfile", softProfile,
                 List.of(SoftProfile.values()).stream().map(PropertyCheck::text).toList(), SoftProfile::of);
-        return new DeviceSelection(p, device == null ? "" : device.trim(), profile);
+        String d = device == null ? "" : device.trim();
+        if (d.startsWith(GID_PREFIX)) {
+            try {
+                gid(d.substring(GID_PREFIX.length()));
+            } catch (IllegalArgumentException e) {
+                throw check.invalid("device", e.getMessage());
+            }
+        }
+        return new DeviceSelection(p, d, profile);
     }
 
     /** The prefix of a {@code device} value that names a GID: {@code gid:fe80::200:5eff:fe00:1}. */
@@ -100,5 +109,28 @@ public record DeviceSelection(Provider provider, String device, SoftProfile soft
     public String toString() {
         return "provider " + provider.verbsName() + (device.isEmpty() ? ", its only device or the first by name (soft: "
                 + softProfile.deviceName() + ")" : ", device " + device);
+    }
+
+    /**
+     * @param text a GID in IPv6 notation (an IPv4 literal stands for its IPv4-mapped GID, as RoCE v2
+     *             writes it: {@code ::ffff:10.77.0.1})
+     * @return its 16 bytes, as ibv_query_gid(3) returns them
+     * @throws IllegalArgumentException naming the notation when {@code text} is none
+     */
+    static byte[] gid(String text) {
+        try {
+            byte[] b = InetAddress.ofLiteral(text.trim()).getAddress();
+            if (b.length == 16) {
+                return b;
+            }
+            byte[] mapped = new byte[16];
+            mapped[10] = (byte) 0xff;
+            mapped[11] = (byte) 0xff;
+            System.arraycopy(b, 0, mapped, 12, 4);
+            return mapped;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("device=" + GID_PREFIX + text
+                    + ": a GID is written in IPv6 notation, e.g. gid:fe80::200:5eff:fe00:1");
+        }
     }
 }

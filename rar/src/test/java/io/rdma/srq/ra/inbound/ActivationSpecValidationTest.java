@@ -54,8 +54,8 @@ class ActivationSpecValidationTest {
             "rnrRetryCount   | -1     | rnrRetryCount must be in 0..7 (retries after an RNR NAK; 7 = retry forever), got -1",
 
             "ordering        | partition | ordering must be one of none, connection, got 'partition'",
-            "maxHeldPerConnection | 8 | maxHeldPerConnection must be in 32..1024 (messages of one connection waiting in receive buffers under ordering=connection: 32 (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr), got 8",
-            "maxHeldPerConnection | 2000 | maxHeldPerConnection must be in 32..1024 (messages of one connection waiting in receive buffers under ordering=connection: 32 (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr), got 2000",
+            "maxHeldPerConnection | 8 | maxHeldPerConnection must be in 32..1024 (receive buffers one connection may hold (waiting under ordering=connection, or kept by ReceiveCompletion.retain()): 32 (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr), got 8",
+            "maxHeldPerConnection | 2000 | maxHeldPerConnection must be in 32..1024 (receive buffers one connection may hold (waiting under ordering=connection, or kept by ReceiveCompletion.retain()): 32 (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr), got 2000",
             "reconnectInterval | 99   | reconnectInterval must be in 100..3600000 (milliseconds before a failed or lost connection is tried again), got 99"})
     void badValuesNameThePropertyAndItsRange(String property, String value, String message) throws Exception {
         SrqActivationSpec spec = new SrqActivationSpec();

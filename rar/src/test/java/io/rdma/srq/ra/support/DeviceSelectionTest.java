@@ -3,6 +3,7 @@ package io.rdma.srq.ra.support;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.Context;
+import jakarta.resource.spi.InvalidPropertyException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,8 +80,10 @@ class DeviceSelectionTest {
         assertTrue(lastLine().contains("by GID ::ffff:10.77.1.2"), lastLine());
         VerbsException none = assertThrows(VerbsException.class, () -> chosen("gid:fe80::1234", "rxe"));
         assertTrue(none.is(Errno.ENODEV) && none.getMessage().contains("fe80::1234"), none.getMessage());
-        VerbsException bad = assertThrows(VerbsException.class, () -> chosen("gid:rxe0", "rxe"));
-        assertTrue(bad.is(Errno.EINVAL) && bad.getMessage().contains("IPv6 notation"), bad.getMessage());
+        // a malformed GID is a bad property, refused when the configuration is read, before any device is opened
+        InvalidPropertyException bad = assertThrows(InvalidPropertyException.class, () -> chosen("gid:rxe0", "rxe"));
+        assertTrue(bad.getMessage().contains("device=gid:rxe0") && bad.getMessage().contains("IPv6 notation"),
+                bad.getMessage());
     }
 
     @Test
