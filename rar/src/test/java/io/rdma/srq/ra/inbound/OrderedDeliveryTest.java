@@ -81,8 +81,10 @@ class OrderedDeliveryTest extends SoftActivationTest {
 
     @Test
     void eightConnectionsUnderMaxConcurrencyEightEachInArrivalOrderNeverConcurrently() throws Exception {
+        // maxHeldPerConnection = srqMaxWr: on a loaded machine a lane behind the spinning work must not count
+        // as slow and be disconnected (the bound has its own tests); this one checks order and exclusivity
         SrqActivation a = activate("srqMaxWr", "512", "srqLimit", "32", "bufferSize", "64", "maxConcurrency", "8",
-                "ordering", "connection");
+                "ordering", "connection", "maxHeldPerConnection", "512");
         // uneven work, so that a connection's later batch would overtake an earlier one without ordering
         endpoints.behaviour(c -> record(c, spin((seq(c) % 7) * 20_000)));
         List<SoftSender> eight = new ArrayList<>();

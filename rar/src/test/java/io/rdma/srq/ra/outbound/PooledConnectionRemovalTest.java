@@ -77,7 +77,7 @@ class PooledConnectionRemovalTest extends SoftAdapterTest {
                 SrqPeer peer = c.connect(remote.listener.localAddress(), Duration.ofSeconds(5));
                 assertTrue(peer != null);
             }
-            assertEquals(1, remote.accepted.size());
+            awaitAccepted(remote, 1);
             long ms = removeAndTime();
             System.out.printf("device removal with an idle pooled connection with a peer: released in %d ms%n", ms);
             assertTrue(ms < 5_000, "released in " + ms + " ms");
@@ -87,12 +87,7 @@ class PooledConnectionRemovalTest extends SoftAdapterTest {
             try (SrqConnection c = factory.getConnection()) {
                 c.connect(remote.listener.localAddress(), Duration.ofSeconds(5));
             }
-            // the passive side registers the connection a moment after the active side sees ESTABLISHED
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (remote.accepted.size() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(2);
-            }
-            assertEquals(2, remote.accepted.size(), "a new peer after the device came back");
+            awaitAccepted(remote, 2); // a new peer after the device came back
             SoftProvider.addDevice(DEVICE);
             cm.flush();
         }
@@ -132,5 +127,14 @@ class PooledConnectionRemovalTest extends SoftAdapterTest {
             thread.join();
             ctx.close();
         }
+    }
+
+    /** The passive side registers a connection a moment after the active side sees ESTABLISHED. */
+    private static void awaitAccepted(Remote remote, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (remote.accepted.size() < n && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        assertEquals(n, remote.accepted.size(), "connections the remote accepted");
     }
 }
