@@ -5,6 +5,7 @@ import org.jboss.as.controller.client.helpers.Operations;
 import org.jboss.dmr.ModelNode;
 
 import java.io.IOException;
+import java.util.List;
 
 /** Management operations of the client-side ITs, with failures that show the server's answer. */
 final class Management {
@@ -34,5 +35,29 @@ final class Management {
         ModelNode op = Operations.createReadAttributeOperation(address, name);
         op.get("include-defaults").set(true);
         return ok(client, op);
+    }
+
+    /**
+     * The last lines of the server's log that contain {@code text}, as an operator reads them
+     * ({@code /subsystem=logging/log-file=server.log:read-log-file}).
+     *
+     * @param text what the lines contain, e.g. a message id
+     * @return those of the last 5000 lines, oldest first
+     */
+    static List<String> logLines(ManagementClient client, String text) throws IOException {
+        ModelNode op = Operations.createOperation("read-log-file",
+                Operations.createAddress("subsystem", "logging", "log-file", "server.log"));
+        op.get("lines").set(5000);
+        op.get("tail").set(true);
+        return ok(client, op).asList().stream().map(ModelNode::asString).filter(l -> l.contains(text)).toList();
+    }
+
+    /**
+     * An operation on an MDB of a deployment, e.g. {@code stop-delivery}, {@code start-delivery}: what
+     * {@code /deployment=D/subsystem=ejb3/message-driven-bean=M:OP} does in jboss-cli.
+     */
+    static ModelNode mdbOperation(String deployment, String mdb, String operation) {
+        return Operations.createOperation(operation, Operations.createAddress("deployment", deployment,
+                "subsystem", "ejb3", "message-driven-bean", mdb));
     }
 }

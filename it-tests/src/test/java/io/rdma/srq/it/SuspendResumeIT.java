@@ -20,15 +20,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,7 +46,6 @@ public class SuspendResumeIT {
     private static final int STREAMS = 3;
     /** The server's suspend timeout, seconds. */
     private static final int SUSPEND_TIMEOUT = 30;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ModelNode ROOT = new ModelNode().setEmptyList();
 
     @Deployment(name = APP, testable = false)
@@ -67,8 +60,11 @@ public class SuspendResumeIT {
 
     @Test
     public void suspendDrainsRefusesConnectsAndResumeDeliversAgain() throws Exception {
-        get("/traffic?op=start&streams=" + STREAMS);
-        List<Integer> before = awaitAcked(null, SuspendSink.BACKLOG * 2); // the CQs hold a full backlog now
+        Traffic traffic = new Traffic(management, APP);
+        traffic.start(Traffic.stream(SuspendAMdb.NAME, SuspendAMdb.PORT, SuspendAMdb.MARKER),
+                Traffic.stream(SuspendBMdb.NAME, SuspendBMdb.PORT, SuspendBMdb.MARKER),
+                Traffic.stream(SuspendCMdb.NAME, SuspendCMdb.PORT, SuspendCMdb.MARKER));
+        List<Integer> before = traffic.awaitAcked(STREAMS, null, SuspendSink.BACKLOG * 2); // the CQs hold a full backlog now
 
         ModelNode suspend = Operations.createOperation("suspend", ROOT);
         suspend.get("suspend-timeout").set(SUSPEND_TIMEOUT);
@@ -80,8 +76,8 @@ public class SuspendResumeIT {
         Management.ok(management, Operations.createOperation("resume", ROOT));
         long resumed = System.currentTimeMillis();
 
-        awaitAcked(before, 200); // delivery goes on after resume
-        String report = get("/traffic?op=stop");
+        traffic.awaitAcked(STREAMS, before, 200); // delivery goes on after resume
+        String report = traffic.stop();
         System.out.printf("suspend of %d MDBs with a backlog each: :suspend took %d ms (suspend-timeout %d s), "
                         + "state %s; resumed %d ms after it began%n%s%n", STREAMS, suspendEnd - suspendStart,
                 SUSPEND_TIMEOUT, state, resumed - suspendStart, report);
@@ -92,15 +88,15 @@ public class SuspendResumeIT {
         assertEquals(STREAMS, lines.length, report);
         List<Long> drainEnds = new ArrayList<>();
         for (String line : lines) {
-            assertEquals(0, number(line, "lost"), "every acknowledged message delivered: " + line);
-            assertEquals(0, number(line, "duplicated"), line);
-            assertEquals(0, number(line, "foreign"), line);
-            assertEquals(0, number(line, "problems"), line);
-            assertTrue(number(line, "inDoubt") <= 2, "at most the message in flight at suspend and resume: " + line);
+            assertEquals(0, Traffic.number(line, "lost"), "every acknowledged message delivered: " + line);
+            assertEquals(0, Traffic.number(line, "duplicated"), line);
+            assertEquals(0, Traffic.number(line, "foreign"), line);
+            assertEquals(0, Traffic.number(line, "problems"), line);
+            assertTrue(Traffic.number(line, "inDoubt") <= 2, "at most the message in flight at suspend and resume: " + line);
             assertTrue(line.contains("ECONNREFUSED"), "a connect while suspended is refused: " + line);
-            long reconnected = number(line, "reconnectedAt");
+            long reconnected = Traffic.number(line, "reconnectedAt");
             assertTrue(reconnected >= resumed - 100, "no connect succeeds before resume: " + line);
-            long pauseFrom = number(line, "pauseFrom");
+            long pauseFrom = Traffic.number(line, "pauseFrom");
             assertTrue(pauseFrom >= suspendStart && pauseFrom <= suspendEnd,
                     "the drain ended within the suspend: " + line);
             drainEnds.add(pauseFrom - suspendStart);
@@ -112,44 +108,5 @@ public class SuspendResumeIT {
         assertTrue(spread < oneBacklog / 2, "the drains ran at once, not one after another: " + drainEnds);
         assertTrue(suspendEnd - suspendStart < 2 * oneBacklog, "the suspend took about one drain, not the sum of "
                 + STREAMS + ": " + (suspendEnd - suspendStart) + " ms");
-    }
-
-    /**
-     * Polls op=acked until every stream has {@code more} acknowledged messages beyond {@code base}.
-     *
-     * @param base earlier counts, or null for 0
-     * @param more how many more
-     * @return the counts now
-     */
-    private List<Integer> awaitAcked(List<Integer> base, int more) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            List<Integer> now = get("/traffic?op=acked").lines().map(Integer::parseInt).toList();
-            boolean enough = now.size() == STREAMS;
-            for (int i = 0; enough && i < STREAMS; i++) {
-                enough = now.get(i) >= (base == null ? 0 : base.get(i)) + more;
-            }
-            if (enough) {
-                return now;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("acknowledged so far " + now + ", from " + base + "\n" + get("/traffic?op=stop"));
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private static long number(String line, String key) {
-        Matcher m = Pattern.compile("\\b" + key + "=(\\d+)").matcher(line);
-        assertTrue(m.find(), key + " in " + line);
-        return Long.parseLong(m.group(1));
-    }
-
-    private String get(String path) throws Exception {
-        URI uri = URI.create(management.getWebUri() + "/" + APP + path);
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(90)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), uri + ": " + r.body());
-        return r.body().strip();
     }
 }

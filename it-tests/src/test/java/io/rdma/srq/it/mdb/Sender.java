@@ -35,6 +35,22 @@ public class Sender {
      * @throws Exception from the adapter
      */
     public long send(int port, int connections, int messages, byte marker) throws Exception {
+        return send("sender", port, connections, messages, marker);
+    }
+
+    /**
+     * Sends messages 0..messages-1 over the pooled peers {@code prefix-0}, {@code prefix-1}, …: a prefix
+     * not used before makes new connections.
+     *
+     * @param prefix      the peers' SRQ names, before their number
+     * @param port        the activation's listenPort
+     * @param connections peers to spread the messages over, round-robin
+     * @param messages    how many
+     * @param marker      the stream marker in every payload
+     * @return messages sent, every one of them completed (flushed)
+     * @throws Exception from the adapter
+     */
+    public long send(String prefix, int port, int connections, int messages, byte marker) throws Exception {
         InetSocketAddress remote = new InetSocketAddress(Messages.ADDRESS, port);
         ByteBuffer buffer = ByteBuffer.allocateDirect(Messages.SIZE);
         try (SrqConnection c = factory.getConnection()) {
@@ -42,7 +58,7 @@ public class Sender {
             try {
                 long before = 0;
                 for (int i = 0; i < connections; i++) {
-                    SrqPeer p = c.connect(remote, "sender-" + i, Duration.ofSeconds(10));
+                    SrqPeer p = c.connect(remote, prefix + "-" + i, Duration.ofSeconds(10));
                     peers.add(p);
                     before += p.sent(); // a pooled peer has sent for earlier handles too
                 }

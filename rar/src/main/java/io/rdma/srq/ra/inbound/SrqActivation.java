@@ -427,8 +427,10 @@ public final class SrqActivation {
     }
 
     /**
-     * Ends a pause after maxSequentialDeliveryFailures consecutive failures (for management, e.g. a
-     * jboss-cli operation); nothing when delivery is not paused or no run is open.
+     * Ends a pause after maxSequentialDeliveryFailures consecutive failures; nothing when delivery is
+     * not paused or no run is open. For an embedding container or a test: in WildFly an operator
+     * resumes with the MDB's stop-delivery and start-delivery operations (a fresh activation; README,
+     * "Pause after failures"), since the adapter's management resources there have no operations.
      */
     public void resumeDelivery() {
         ActivationRun r = current();
