@@ -128,6 +128,8 @@ class RequestReplyTest extends SoftAdapterTest {
             assertEquals(0, wrong.get(), "every caller got exactly its own reply");
             assertEquals(threads, mc.peerCount());
             assertEquals(0, mc.lateReplies());
+            // a delivery is counted after its listener returned, a moment after the caller had the reply
+            waitUntil(() -> a.statistics().delivered() == perThread * threads);
             assertEquals(perThread * threads, a.statistics().delivered());
             assertEquals(2047L * 4096, mc.registeredReceiveBytes(),
                     "one slab for 8 peers: the SRQ 'default', srqMaxWr 1024 (rxe: 2047) × receiveBufferSize 4096");
