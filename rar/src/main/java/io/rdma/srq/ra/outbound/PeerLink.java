@@ -115,9 +115,9 @@ final class PeerLink implements AutoCloseable {
         return droppedUnsolicited.get();
     }
 
-    /** @return whether it has not failed and is still connected */
+    /** @return whether it has not failed (no receive or send completed in error) and is still connected */
     boolean isUsable() {
-        if (failure != null) {
+        if (failure != null || rc.sendFailed()) {
             return false;
         }
         CmConnection c = rc.connection();
@@ -138,11 +138,13 @@ final class PeerLink implements AutoCloseable {
      *
      * @param request the bytes
      * @param call    makes the call from its number
+     * @param wait    the longest wait for room in a full send ring (the call's timeout)
      * @param <C>     the call's type
      * @return the call, registered before the request was posted
-     * @throws SrqCallException when the link failed or the post failed (EMSGSIZE, ENOTCONN, EIO, …)
+     * @throws SrqCallException when the link failed or the post failed (EMSGSIZE, ENOTCONN, EIO,
+     *                          ETIMEDOUT: the send ring stayed full for {@code wait}, …)
      */
-    <C extends PendingCall> C start(ByteBuffer request, java.util.function.IntFunction<C> call) {
+    <C extends PendingCall> C start(ByteBuffer request, java.util.function.IntFunction<C> call, Duration wait) {
         VerbsException failed = failure;
         if (failed != null) {
             throw SrqCallException.of(failed, remote.toString());
@@ -158,7 +160,7 @@ final class PeerLink implements AutoCloseable {
             service.callStarted(); // no thread waits for it: the servicing loop polls for it
         }
         try {
-            rc.send(request, id);
+            rc.send(request, id, wait);
         } catch (VerbsException e) {
             if (pending.remove(id, c) && c.isAsync()) {
                 service.callEnded();

@@ -70,7 +70,7 @@ final class SrqPeerImpl implements SrqPeer {
     public SrqMessage call(ByteBuffer request, Duration timeout) {
         long deadline = System.nanoTime() + positive(timeout).toNanos();
         PeerLink l = link();
-        PendingCall c = l.start(request, id -> new PendingCall(id, null));
+        PendingCall c = l.start(request, id -> new PendingCall(id, null), timeout);
         waiting.add(c);
         try {
             return l.await(c, deadline, timeout);
@@ -84,7 +84,7 @@ final class SrqPeerImpl implements SrqPeer {
         positive(timeout);
         PeerLink l = link();
         CompletableFuture<SrqMessage> future = new CompletableFuture<>();
-        PendingCall c = l.start(request, id -> new PendingCall(id, future));
+        PendingCall c = l.start(request, id -> new PendingCall(id, future), timeout);
         waiting.add(c);
         future.whenComplete((r, e) -> waiting.remove(c));
         CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, ForkJoinPool.commonPool())

@@ -218,6 +218,28 @@ public final class RcConnection implements AutoCloseable {
     }
 
     /**
+     * {@link #send(ByteBuffer, Integer)} waiting at most {@code wait} for room in a full send ring.
+     *
+     * @param message the bytes, at most the slot size
+     * @param immData immediate data in host order, or null
+     * @param wait    the longest wait for room
+     * @throws VerbsException as {@link SendRing#post(ByteBuffer, Integer, String, Duration)}; ENOTCONN once
+     *                        the connection is closed
+     */
+    public void send(ByteBuffer message, Integer immData, Duration wait) throws VerbsException {
+        ring().post(message, immData, sends.slotProperty(), wait);
+    }
+
+    /** @return whether one of its sends completed with an error (its QP is in the error state) */
+    public boolean sendFailed() {
+        SendRing r;
+        synchronized (this) {
+            r = ring;
+        }
+        return r != null && r.hasFailed();
+    }
+
+    /**
      * Waits until every message sent so far has completed.
      *
      * @param timeout the longest wait

@@ -57,7 +57,8 @@ public final class SendRing implements AutoCloseable {
     // guarded by lock
     private long sent;
     private int inFlight;
-    private String failure;
+    /** Written under lock; read without it by {@link #hasFailed}. */
+    private volatile String failure;
     private boolean closed;
     /** Whether a waiter is polling the send CQ for the others. */
     private boolean polling;
@@ -103,6 +104,20 @@ public final class SendRing implements AutoCloseable {
      *                        (its interrupt status is kept)
      */
     public void post(ByteBuffer message, Integer immData, String property) throws VerbsException {
+        post(message, immData, property, fullWait);
+    }
+
+    /**
+     * {@link #post(ByteBuffer, Integer, String)} with its own bound on the wait for room (a call's
+     * timeout).
+     *
+     * @param message  the bytes, at most the slot size
+     * @param immData  immediate data in host order, or null
+     * @param property the configuration property that sets the slot size, for EMSGSIZE's message
+     * @param wait     the longest wait for room in a full ring
+     * @throws VerbsException as {@link #post(ByteBuffer, Integer, String)}, ETIMEDOUT after {@code wait}
+     */
+    public void post(ByteBuffer message, Integer immData, String property, Duration wait) throws VerbsException {
         lock.lock();
         try {
             ensureOpen();
@@ -111,10 +126,10 @@ public final class SendRing implements AutoCloseable {
                 throw new VerbsException("ibv_post_send", Errno.EMSGSIZE, "a message of " + length + " bytes exceeds "
                         + property + " " + slotSize);
             }
-            if (inFlight >= depth && !awaitInFlightAtMost(depth - 1, System.nanoTime() + fullWait.toNanos(),
+            if (inFlight >= depth && !awaitInFlightAtMost(depth - 1, System.nanoTime() + wait.toNanos(),
                     "ibv_post_send", "while the send queue was full")) {
                 throw new VerbsException("ibv_post_send", Errno.ETIMEDOUT, "the send queue to " + peer.get()
-                        + " stayed full for " + fullWait.toMillis() + " ms");
+                        + " stayed full for " + wait.toMillis() + " ms");
             }
             checkFailure();
             long offset = (sent % depth) * slotSize;
@@ -148,6 +163,14 @@ public final class SendRing implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * @return whether a send completed with an error: the QP is in the error state, every later post
+     *         and flush throws EIO, and the connection must be replaced
+     */
+    public boolean hasFailed() {
+        return failure != null;
     }
 
     /** @return messages posted so far */

@@ -55,8 +55,13 @@ class RequestReplyTest extends SoftAdapterTest {
     private final TestEndpointFactory endpoints = new TestEndpointFactory();
 
     private SrqActivation activate() throws Exception {
+        return activate("4096");
+    }
+
+    private SrqActivation activate(String bufferSize) throws Exception {
         endpoints.recordPayloads(false);
         SrqActivationSpec spec = new SrqActivationSpec();
+        spec.setBufferSize(bufferSize);
         spec.setProvider("soft");
         spec.setListenAddress("0.0.0.0");
         spec.setListenPort("0");
@@ -310,6 +315,22 @@ class RequestReplyTest extends SoftAdapterTest {
                 assertEquals(round, call.get(5, TimeUnit.SECONDS).payload().getInt(2), "round " + round);
             }
         }
+    }
+
+    @Test
+    void aSendThatCompletedInErrorRetiresThePooledPeerAndTheNextConnectReestablishesIt() throws Exception {
+        endpoints.behaviour(RequestReplyTest::echo);
+        SrqActivation a = activate("1024"); // the activation's receive buffers: 1024 bytes
+        try (SrqConnection c = factory.getConnection()) {
+            SrqPeer peer = c.connect(at(a, 1), T);
+            peer.send(ByteBuffer.allocate(2000), 1); // longer than the receiver's buffer: REM_OP_ERR, QP in error
+            VerbsException e = assertThrows(VerbsException.class, () -> peer.flush(T));
+            assertEquals("EIO", e.errnoName());
+            SrqPeer again = c.connect(at(a, 1), T);
+            assertEquals(3, again.call(request(0, 3), T).payload().getInt(2), "a new QP, not the one in error");
+        }
+        waitUntil(() -> a.statistics().connections() == 1);
+        assertEquals(1, a.statistics().connections(), "the activation let the failed connection go");
     }
 
     @Test

@@ -32,6 +32,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -254,6 +255,22 @@ class SendRingTest {
         postReceives(DEPTH);
         r.flush(Duration.ofSeconds(10));
         assertEquals(DEPTH, received(DEPTH).size());
+        r.close();
+    }
+
+    @Test
+    void aPostWithItsOwnBoundWaitsForRoomNoLongerThanThatBound() throws Exception {
+        SendRing r = ring(Duration.ofSeconds(30)); // the ring's own bound: far longer than a call's timeout
+        fill(r);
+        long start = System.nanoTime();
+        VerbsException e = assertThrows(VerbsException.class,
+                () -> r.post(message(1), 1, "sendBufferSize", Duration.ofMillis(100)));
+        assertEquals(Errno.ETIMEDOUT.name(), e.errnoName(), e.getMessage());
+        assertTrue(e.getMessage().contains("100 ms"), e.getMessage());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), "the call's bound, not the ring's");
+        assertFalse(r.hasFailed(), "a full ring is not a failed one");
+        postReceives(DEPTH);
+        r.flush(Duration.ofSeconds(10));
         r.close();
     }
 
