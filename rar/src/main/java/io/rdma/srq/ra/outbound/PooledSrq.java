@@ -68,14 +68,14 @@ final class PooledSrq implements AutoCloseable {
     private volatile int outstanding;
     private boolean closed;
 
-    private PooledSrq(String name, SharedReceiveQueue srq, CompletionQueue cq, MemoryRegion slab, int bufferSize,
-                      int limit) {
+    private PooledSrq(String name, SharedReceiveQueue srq, CompletionQueue cq, MemoryRegion slab, int buffers,
+                      int bufferSize, int limit) {
         this.name = name;
         this.srq = srq;
         this.cq = cq;
         this.slab = slab;
         this.bufferSize = bufferSize;
-        this.buffers = srq.maxWr();
+        this.buffers = buffers;
         this.limit = limit;
         this.wrs = new ReceiveWorkRequests(CHAIN);
         this.wcs = new WorkCompletionArray(POLL_BATCH);
@@ -86,7 +86,8 @@ final class PooledSrq implements AutoCloseable {
     }
 
     /**
-     * Creates the SRQ (srq_limit 0), its CQ and slab, posts every buffer and arms the limit.
+     * Creates the SRQ (srq_limit 0), its CQ and slab (max_wr as configured × bufferSize, however the
+     * device rounds the SRQ's max_wr up), posts every buffer and arms the limit.
      *
      * @param pd         the pooled connection's protection domain
      * @param name       the SRQ's name
@@ -103,8 +104,11 @@ final class PooledSrq implements AutoCloseable {
         MemoryRegion slab = null;
         try {
             cq = pd.context().createCq(srq.maxWr(), null);
-            slab = pd.allocateRegistered((long) srq.maxWr() * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
-            PooledSrq p = new PooledSrq(name, srq, cq, slab, bufferSize, spec.srqLimit());
+            // the configured max_wr, not the device's rounded one (rxe: 1024 -> 2047), so that the slab
+            // registers what srqMaxWr × receiveBufferSize says, as an activation's does
+            int buffers = Math.min(spec.maxWr(), srq.maxWr());
+            slab = pd.allocateRegistered((long) buffers * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
+            PooledSrq p = new PooledSrq(name, srq, cq, slab, buffers, bufferSize, spec.srqLimit());
             try {
                 p.refill();
                 if (p.limit > 0) {

@@ -136,8 +136,8 @@ class RequestReplyTest extends SoftAdapterTest {
             // a delivery is counted after its listener returned, a moment after the caller had the reply
             waitUntil(() -> a.statistics().delivered() == perThread * threads);
             assertEquals(perThread * threads, a.statistics().delivered());
-            assertEquals(2047L * 4096, mc.registeredReceiveBytes(),
-                    "one slab for 8 peers: the SRQ 'default', srqMaxWr 1024 (rxe: 2047) × receiveBufferSize 4096");
+            assertEquals(1024L * 4096, mc.registeredReceiveBytes(),
+                    "one slab for 8 peers: the SRQ 'default', srqMaxWr 1024 (not rxe's rounded 2047) × receiveBufferSize 4096");
         }
     }
 
@@ -361,28 +361,28 @@ class RequestReplyTest extends SoftAdapterTest {
         endpoints.behaviour(RequestReplyTest::echo);
         SrqActivation a = activate();
         try (SrqConnection c = factory.getConnection()) {
-            io.rdma.srq.api.SrqHandle tiny = c.openSrq("tiny", new io.rdma.srq.api.SrqAttributes(16, 1, 12)); // rxe: 31
+            io.rdma.srq.api.SrqHandle tiny = c.openSrq("tiny", new io.rdma.srq.api.SrqAttributes(24, 1, 12)); // rxe: max_wr 31, 24 buffers
             SrqPeer peer = c.connect(at(a, 1), "tiny", T);
             SrqManagedConnection mc = onlyPooled(cm.all);
-            PooledSrq pooled = mc.srq("tiny", new io.rdma.srq.api.SrqAttributes(16, 1, 12));
+            PooledSrq pooled = mc.srq("tiny", new io.rdma.srq.api.SrqAttributes(24, 1, 12));
             List<CompletableFuture<SrqMessage>> calls = new ArrayList<>();
             synchronized (pooled) { // holds the servicing loop off this SRQ: its receives are consumed, not reposted
                 for (int i = 0; i < 20; i++) {
                     calls.add(peer.callAsync(request(0, i), T));
                 }
                 waitUntil(() -> a.statistics().delivered() == 20);
-                Thread.sleep(50); // the replies land: 11 of 31 receives left, below srq_limit 12
+                Thread.sleep(50); // the replies land: 4 of 24 receives left, below srq_limit 12
             }
             for (int i = 0; i < 20; i++) {
                 assertEquals(i, calls.get(i).get(10, TimeUnit.SECONDS).payload().getInt(2));
             }
-            waitUntil(() -> !fired.isEmpty() && pooled.outstanding() == 31);
+            waitUntil(() -> !fired.isEmpty() && pooled.outstanding() == 24);
             assertEquals(1, fired.size(), "one SrqLimitReached: " + fired);
             assertEquals("tiny", fired.getFirst().srqName());
             assertEquals("soft_rxe0", fired.getFirst().device());
             assertEquals(12, fired.getFirst().limit());
             assertEquals(12, tiny.srqLimit(), "re-armed");
-            assertEquals(31, pooled.outstanding(), "refilled: every buffer posted again");
+            assertEquals(24, pooled.outstanding(), "refilled: every buffer posted again");
             assertTrue(mc.limitEvents() >= 1);
         }
     }
@@ -399,8 +399,8 @@ class RequestReplyTest extends SoftAdapterTest {
             peer.flush(T);
         } // the pooled connection is idle in the pool from here on; nobody calls or receives
         SrqManagedConnection mc = onlyPooled(cm.all);
-        waitUntil(() -> a.statistics().delivered() == 100 && mc.outstandingReceives() == 2047);
-        assertEquals(2047, mc.outstandingReceives(), "the servicing loop drained the idle connection's CQ and reposted");
+        waitUntil(() -> a.statistics().delivered() == 100 && mc.outstandingReceives() == 1024);
+        assertEquals(1024, mc.outstandingReceives(), "the servicing loop drained the idle connection's CQ and reposted");
         try (SrqConnection c = factory.getConnection()) {
             SrqPeer peer = c.connect(at(a, 1), T);
             java.util.Set<Integer> seen = new java.util.TreeSet<>();
