@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -87,7 +88,8 @@ public final class Verbs {
         } else {
             List<DeviceInfo> devices = ib.get().devices();
             if (!devices.isEmpty()) {
-                VerbsLogger.LOG.autoChoseIbverbs(devices.stream().map(DeviceInfo::name).toList());
+                List<String> names = devices.stream().map(DeviceInfo::name).toList();
+                logChoice("ibverbs " + names, () -> VerbsLogger.LOG.autoChoseIbverbs(names));
                 return ib.get();
             }
             why = "libibverbs lists no RDMA device";
@@ -100,11 +102,22 @@ public final class Verbs {
         }
         Optional<VerbsProvider> usable = soft.filter(p -> p.unavailableReason().isEmpty());
         if (usable.isPresent()) {
-            VerbsLogger.LOG.autoChoseSoft(why);
+            String reason = why;
+            logChoice("soft " + why, () -> VerbsLogger.LOG.autoChoseSoft(reason));
             return usable.get();
         }
         throw new VerbsException("provider", Errno.ENODEV, "no usable verbs provider: " + why
                 + ", and the soft provider is not installed");
+    }
+
+    /** The last choice of {@code auto} that was logged: every open asks again (a management read too). */
+    private static final AtomicReference<String> LAST_CHOICE = new AtomicReference<>();
+
+    /** Logs a choice of {@code auto} when it differs from the last one logged, so a scrape loop logs nothing. */
+    private static void logChoice(String choice, Runnable log) {
+        if (!choice.equals(LAST_CHOICE.getAndSet(choice))) {
+            log.run();
+        }
     }
 
     /** {@return the device names under {@code dir}, empty if it does not exist} */

@@ -48,6 +48,43 @@ class VerbsAutoTest {
     }
 
     @Test
+    void theSameChoiceIsLoggedOnceNotOnEveryOpen() throws Exception {
+        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.rdma.srq.verbs");
+        java.util.logging.Handler h = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getMessage() != null && r.getMessage().contains("SRQVB000")) {
+                    lines.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(h);
+        try {
+            VerbsProvider none = new Listing("ibverbs", Optional.empty(), List.of());
+            VerbsProvider ib = new Listing("ibverbs", Optional.empty(), List.of(new DeviceInfo("rxe0", 0L, "rxe")));
+            Verbs.auto(Optional.of(ib), Optional.of(SOFT), List.of("rxe0")); // a different last choice first
+            lines.clear();
+            for (int i = 0; i < 5; i++) { // e.g. every /metrics scrape reads the device state
+                Verbs.auto(Optional.of(none), Optional.of(SOFT), List.of());
+            }
+            assertEquals(1, lines.size(), "SRQVB0002 once for five equal choices: " + lines);
+            Verbs.auto(Optional.of(ib), Optional.of(SOFT), List.of("rxe0"));
+            assertEquals(2, lines.size(), "a changed choice is logged again: " + lines);
+        } finally {
+            log.removeHandler(h);
+        }
+    }
+
+    @Test
     void aKernelDeviceLibibverbsCannotListIsAnErrorNamingTheFix() {
         VerbsProvider none = new Listing("ibverbs", Optional.empty(), List.of());
         VerbsException e = assertThrows(VerbsException.class,
