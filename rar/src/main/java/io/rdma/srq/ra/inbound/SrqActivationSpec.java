@@ -5,6 +5,7 @@ import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.SrqReceiveListener;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.FabricProperties;
+import io.rdma.srq.ra.support.IpLiteral;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.SrqSizing;
 import io.rdma.srq.ra.support.admission.Admission;
@@ -219,7 +220,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private InetAddress listenAddress() throws InvalidPropertyException {
         String v = listenAddress == null ? "" : listenAddress.trim();
         try {
-            return InetAddress.ofLiteral(v);
+            return IpLiteral.parse(v);
         } catch (IllegalArgumentException e) {
             throw CHECK.invalid("listenAddress", "listenAddress must be an IP address of the device's interface "
                     + "(0.0.0.0 or :: for all), without a port, got '" + v + "'");

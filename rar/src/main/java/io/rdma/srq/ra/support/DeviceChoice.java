@@ -129,7 +129,7 @@ final class DeviceChoice {
             return null;
         }
         try {
-            return InetAddress.ofLiteral(device);
+            return IpLiteral.parse(device);
         } catch (IllegalArgumentException e) {
             return null;
         }

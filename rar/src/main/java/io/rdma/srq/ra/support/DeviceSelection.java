@@ -6,7 +6,6 @@ import io.rdma.srq.verbs.Verbs;
 import io.rdma.srq.verbs.soft.SoftProfile;
 import jakarta.resource.spi.InvalidPropertyException;
 
-import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
 
@@ -119,7 +118,7 @@ public record DeviceSelection(Provider provider, String device, SoftProfile soft
      */
     static byte[] gid(String text) {
         try {
-            byte[] b = InetAddress.ofLiteral(text.trim()).getAddress();
+            byte[] b = IpLiteral.parse(text).getAddress();
             if (b.length == 16) {
                 return b;
             }

@@ -14,6 +14,7 @@ import java.util.function.Function;
  * as an administrator needs them: {@code srqMaxWr must be an integer in 1..1048576, got 'abc'}.
  */
 public final class PropertyCheck {
+    private static final java.util.regex.Pattern ASCII_INTEGER = java.util.regex.Pattern.compile("[+-]?[0-9]+");
     private final Class<?> bean;
 
     /** @param bean the JavaBean class the properties belong to (for the invalid-property descriptor) */
@@ -34,7 +35,11 @@ public final class PropertyCheck {
         String range = min + ".." + max + (why == null ? "" : " (" + why + ")");
         long v;
         try {
-            v = Long.parseLong(value == null ? "" : value.trim());
+            String t = value == null ? "" : value.trim();
+            if (!ASCII_INTEGER.matcher(t).matches()) { // Long.parseLong also takes other scripts' digits
+                throw new NumberFormatException(t);
+            }
+            v = Long.parseLong(t);
         } catch (NumberFormatException e) {
             throw invalid(property, property + " must be an integer in " + range + ", got '" + value + "'");
         }

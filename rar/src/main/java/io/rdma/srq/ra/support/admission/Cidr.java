@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.support.admission;
 
+import io.rdma.srq.ra.support.IpLiteral;
+
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -36,7 +38,7 @@ public record Cidr(byte[] network, int prefixLength) {
         String address = slash < 0 ? t : t.substring(0, slash);
         InetAddress a;
         try {
-            a = InetAddress.ofLiteral(address);
+            a = IpLiteral.parse(address);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("'" + t + "' is not an IPv4 or IPv6 address literal (with /prefix)");
         }
