@@ -7,6 +7,7 @@ import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.IpLiteral;
 import io.rdma.srq.ra.support.PropertyCheck;
+import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.SrqSizing;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.AuthKey;
@@ -95,7 +96,8 @@ public class SrqActivationSpec implements ActivationSpec {
         int fill = CHECK.integer("initialFill", blankTo(initialFill, String.valueOf(defaultFill(maxWr, limit))),
                 limit + 1L, maxWr, "receive WRs posted at start: more than srqLimit, at most srqMaxWr");
         InboundConfig.Replenish replenish = CHECK.oneOf("replenishPolicy", replenishPolicy, InboundConfig.Replenish.class);
-        int reply = CHECK.integer("replyBufferSize", replyBufferSize, 1, InboundConfig.MAX_BUFFER, "bytes per reply");
+        int reply = CHECK.integer("replyBufferSize", replyBufferSize, 1, RcConnection.MAX_SLOT, "bytes per reply; "
+                + "a connection that replies registers a send ring of " + RcConnection.SEND_DEPTH + " such slots");
         InetSocketAddress remote = remote();
         int count = CHECK.integer("connectCount", connectCount, 1, 1024, "connections kept to connectTo");
         int reconnect = CHECK.integer("reconnectInterval", reconnectInterval, 100, 3_600_000,

@@ -6,6 +6,7 @@ import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.ra.support.PropertyCheck;
+import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.SrqSizing;
 import jakarta.resource.spi.InvalidPropertyException;
 
@@ -55,7 +56,9 @@ public record SrqConfig(DeviceSelection device, int port, SrqAttributes srqDefau
         DeviceSelection selection = DeviceSelection.parse(check, provider, device, softProfile);
         int portNum = check.integer("port", port, 1, 255, "ports are numbered 1..phys_port_cnt");
         SrqAttributes srq = SrqSizing.parse(check, srqMaxWr, srqMaxSge, srqLimit);
-        int send = check.integer("sendBufferSize", sendBufferSize, 1, 1 << 30, "bytes per message sent to a peer");
+        int send = check.integer("sendBufferSize", sendBufferSize, 1, RcConnection.MAX_SLOT,
+                "bytes per message sent to a peer; each peer registers a send ring of " + RcConnection.SEND_DEPTH
+                        + " such slots");
         int receive = check.integer("receiveBufferSize", receiveBufferSize, 1, 1 << 30,
                 "bytes per receive buffer of a pooled SRQ; a longer reply fails its peer with EIO");
         check.inRange("receiveBufferSize", (long) srq.maxWr() * receive, 1, 1L << 34,

@@ -30,6 +30,8 @@ import java.util.Objects;
 public final class RcConnection implements AutoCloseable {
     /** Sends in flight at most per connection: the QP's max_send_wr and the ring's slots. */
     public static final int SEND_DEPTH = 64;
+    /** The largest send slot: {@value #SEND_DEPTH} of them make a ring of at most 1 GiB per connection. */
+    public static final int MAX_SLOT = (1 << 30) / SEND_DEPTH;
 
     /**
      * Where the QP's receives come from.

@@ -63,7 +63,8 @@ class ConfigValidationTest {
             "rnrRetryCount | x  | rnrRetryCount must be an integer in 0..7",
             "receiveBufferSize | 0   | in 1..1073741824",
             "receiveBufferSize | 1073741824 | must be in 1..17179869184 (srqMaxWr × receiveBufferSize, the default SRQ's registered slab, at most 16 GiB), got 1099511627776",
-            "sendBufferSize | 0 | in 1..1073741824"})
+            "sendBufferSize | 0 | in 1..16777216",
+            "sendBufferSize | 1073741824 | sendBufferSize must be in 1..16777216 (bytes per message sent to a peer; each peer registers a send ring of 64 such slots), got 1073741824"})
     void staticRangesFailWhenTheFactoryIsCreated(String property, String value, String expected) throws Exception {
         SrqManagedConnectionFactory mcf = factory(property, value);
         InvalidPropertyException e = assertThrows(InvalidPropertyException.class,
