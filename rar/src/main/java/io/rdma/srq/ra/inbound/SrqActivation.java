@@ -113,10 +113,17 @@ public final class SrqActivation {
         return a;
     }
 
+    /** {@return the properties that say where the activation opens: device, listenAddress, connectTo} */
+    private String placeProperties() {
+        return "device=" + (config.device().device().isEmpty() ? "(empty)" : config.device().device()) + ", listenAddress="
+                + (config.listenAddress() == null ? "(listen=false)" : config.listenAddress().getAddress().getHostAddress())
+                + (config.connectTo() == null ? "" : ", connectTo=" + config.connectTo());
+    }
+
     /** The first attempt failed with a failure that may go away: STARTING, the Recovery Work retries. */
     private void deferred(ResourceException e) throws ResourceException {
         RaLogger.LOG.openDeferred(name, ActivationState.STARTING, e.getMessage(), backoff.delay(1).toMillis(),
-                backoff.maxDelay().toMillis());
+                backoff.maxDelay().toMillis(), placeProperties());
         synchronized (lock) {
             recoveringSince = System.nanoTime();
             recoveringFrom = ActivationState.STARTING;
@@ -271,7 +278,8 @@ public final class SrqActivation {
                 DevicePresence.releaseRemoved(provider); // the lost run's last delivery may have freed it only now
             }
             if (attempt == 1 || Long.bitCount(attempt) == 1) { // the 1st, 2nd, 4th, 8th … failure: not a line per retry
-                RaLogger.LOG.openDeferred(name, now, failure.getMessage(), next.toMillis(), backoff.maxDelay().toMillis());
+                RaLogger.LOG.openDeferred(name, now, failure.getMessage(), next.toMillis(), backoff.maxDelay().toMillis(),
+                        placeProperties());
             }
             return true;
         }

@@ -223,8 +223,9 @@ public interface RaLogger extends BasicLogger {
 
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 403, value = "activation %s (%s): cannot open yet: %s; trying again in %d ms, then with backoff up "
-            + "to every %d ms until the device and address are there")
-    void openDeferred(String activation, Object state, String reason, long delayMs, long maxMs);
+            + "to every %d ms until the device and address are there (%s: if they should be there already, check "
+            + "these properties)")
+    void openDeferred(String activation, Object state, String reason, long delayMs, long maxMs, String properties);
 
     @LogMessage(level = Logger.Level.ERROR)
     @Message(id = 404, value = "activation %s: opening failed with an error retrying cannot cure, the activation is "
