@@ -103,10 +103,10 @@ final class PooledSrq implements AutoCloseable {
         CompletionQueue cq = null;
         MemoryRegion slab = null;
         try {
-            cq = pd.context().createCq(srq.maxWr(), null);
             // the configured max_wr, not the device's rounded one (rxe: 1024 -> 2047), so that the slab
             // registers what srqMaxWr × receiveBufferSize says, as an activation's does
             int buffers = Math.min(spec.maxWr(), srq.maxWr());
+            cq = pd.context().createCq(buffers, null); // a completion per posted receive at most
             slab = pd.allocateRegistered((long) buffers * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
             PooledSrq p = new PooledSrq(name, srq, cq, slab, buffers, bufferSize, spec.srqLimit());
             try {

@@ -201,6 +201,13 @@ public final class SrqManagedConnection implements ManagedConnection {
                         throw new VerbsException("ibv_create_srq", Errno.EOPNOTSUPP, device
                                 + " has no SRQ support (max_srq " + deviceAttributes.maxSrq() + ")");
                     }
+                    long most = Math.min(deviceAttributes.maxSrqWr(), deviceAttributes.maxCqe());
+                    if (spec.maxWr() < 1 || spec.maxWr() > most) {
+                        throw new VerbsException("ibv_create_srq", Errno.EINVAL, "max_wr " + spec.maxWr()
+                                + " must be in 1.." + most + " (the device's max_srq_wr " + deviceAttributes.maxSrqWr()
+                                + " and max_cqe " + deviceAttributes.maxCqe() + ": the SRQ's CQ holds a completion per "
+                                + "receive)");
+                    }
                     PooledSrq.checkLimit(spec);
                     PooledSrq created = PooledSrq.create(pd, name, spec, config.receiveBufferSize());
                     srqs.put(name, created);

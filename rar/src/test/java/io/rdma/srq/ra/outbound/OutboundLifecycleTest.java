@@ -96,6 +96,11 @@ class OutboundLifecycleTest extends SoftAdapterTest {
                     () -> c.openSrq("bad", new SrqAttributes(8, 1, 8)));
             assertEquals("EINVAL", limit.errnoName());
             assertTrue(limit.getMessage().contains("srq_limit 8"), limit.getMessage());
+            VerbsException big = assertThrows(VerbsException.class,
+                    () -> c.openSrq("big", new SrqAttributes(1 << 20, 1, 0))); // within max_srq_wr, past max_cqe
+            assertEquals("EINVAL", big.errnoName());
+            assertTrue(big.getMessage().contains("max_wr 1048576 must be in 1..") && big.getMessage().contains("max_cqe"),
+                    big.getMessage());
         }
     }
 
