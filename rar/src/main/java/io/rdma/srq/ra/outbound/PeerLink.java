@@ -115,9 +115,17 @@ final class PeerLink implements AutoCloseable {
         return droppedUnsolicited.get();
     }
 
+    /**
+     * @return whether it is known to have failed (a DISCONNECTED event, a receive completed in error,
+     *         a device loss, close): a volatile read, cheap enough for every send
+     */
+    boolean hasFailed() {
+        return failure != null;
+    }
+
     /** @return whether it has not failed (no receive or send completed in error) and is still connected */
     boolean isUsable() {
-        if (failure != null || rc.sendFailed()) {
+        if (hasFailed() || rc.sendFailed()) {
             return false;
         }
         CmConnection c = rc.connection();

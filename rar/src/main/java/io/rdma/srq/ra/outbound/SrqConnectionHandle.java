@@ -16,6 +16,7 @@ import io.rdma.srq.ra.support.Teardown;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -94,6 +95,9 @@ public final class SrqConnectionHandle implements SrqConnection {
 
     @Override
     public SrqPeer connect(InetSocketAddress remote, String srqName, Duration timeout) throws VerbsException {
+        Objects.requireNonNull(remote, "remote");
+        Objects.requireNonNull(srqName, "srqName");
+        Objects.requireNonNull(timeout, "timeout");
         SrqPeerImpl p = new SrqPeerImpl(mc().peer(remote, srqName, timeout), peers::remove);
         peers.add(p);
         return p;

@@ -48,12 +48,26 @@ final class SrqPeerImpl implements SrqPeer {
 
     @Override
     public void send(ByteBuffer message) throws VerbsException {
-        link().rc().send(message, null);
+        sendable().rc().send(Objects.requireNonNull(message, "message"), null);
     }
 
     @Override
     public void send(ByteBuffer message, int immData) throws VerbsException {
-        link().rc().send(message, immData);
+        sendable().rc().send(Objects.requireNonNull(message, "message"), immData);
+    }
+
+    /**
+     * {@return the link}
+     * @throws VerbsException ENOTCONN once it failed (disconnected, a receive completion in error, device
+     *                        loss); a send completion in error is the send ring's EIO, naming its status
+     */
+    private PeerLink sendable() throws VerbsException {
+        PeerLink l = link();
+        if (l.hasFailed()) {
+            throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "the connection to " + l.remote()
+                    + " is gone or in error; connect again for a new one");
+        }
+        return l;
     }
 
     @Override

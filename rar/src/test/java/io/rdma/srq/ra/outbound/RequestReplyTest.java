@@ -293,6 +293,9 @@ class RequestReplyTest extends SoftAdapterTest {
             ExecutionException e = assertThrows(ExecutionException.class, () -> call.get(5, TimeUnit.SECONDS));
             assertEquals("ENOTCONN", assertInstanceOf(PeerUnavailableException.class, e.getCause()).errnoName());
             assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
+            VerbsException send = assertThrows(VerbsException.class, () -> peer.send(request(0, 2)));
+            assertEquals("ENOTCONN", send.errnoName(), "a send to a peer known gone fails at once, not at flush");
+            assertThrows(NullPointerException.class, () -> c.connect(null, T));
         }
     }
 
