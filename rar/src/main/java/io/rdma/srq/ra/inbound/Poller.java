@@ -51,7 +51,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * MessageEndpoint (its transaction, security and class loader), on a container thread. With more
  * endpoints a slow one on the poller's thread would hold up batches that free endpoints could take,
  * so they stay on the WorkManager; ordering=connection too (its lanes keep polling behind a stalled
- * connection to set it apart).
+ * connection to set it apart). A poller that delivers inline does not spin after work in pollMode
+ * adaptive ({@link #waitMode}).
  */
 public final class Poller extends LongRunningWork {
     /** Completions per poll, and so messages per delivery batch, at most. */
@@ -125,7 +126,7 @@ public final class Poller extends LongRunningWork {
         super("srq-poller-" + name);
         this.name = name;
         this.cq = cq;
-        this.wait = new CompletionWait(config.pollMode(), cq, channel);
+        this.wait = new CompletionWait(waitMode(config), cq, channel);
         this.buffers = buffers;
         this.links = links;
         this.endpoints = new EndpointPool(factory);
@@ -148,6 +149,17 @@ public final class Poller extends LongRunningWork {
      */
     static boolean deliversInline(InboundConfig config) {
         return config.maxConcurrency() == 1 && config.ordering() == InboundConfig.Ordering.NONE;
+    }
+
+    /**
+     * @param config the activation's configuration
+     * @return how the poller waits: pollMode, except that a poller delivering inline does not spin
+     *         after work (adaptive waits as event): the thread waiting for the endpoint's reply, if any,
+     *         needs the spin slot and the core more (CallBenchmark, it-tests/bench/RESULTS.md)
+     */
+    static InboundConfig.PollMode waitMode(InboundConfig config) {
+        return deliversInline(config) && config.pollMode() == InboundConfig.PollMode.ADAPTIVE
+                ? InboundConfig.PollMode.EVENT : config.pollMode();
     }
 
     @Override
