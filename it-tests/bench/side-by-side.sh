@@ -40,7 +40,8 @@
 #   --skip-build  use what the last build left (deployment/target, it-tests/bench/app/target)
 #   --skip-jmh    leave out (d) (its row then says "not run")
 #   --no-results  write $OUT/summary.md only, leave RESULTS.md alone
-# Knobs (environment): ROUNDS (3), TP_CASES and RR_CASES (the case lists below, e.g. a subset), TP_MESSAGES (messages per throughput run, 40000), RR_CALLS (timed
+# Knobs (environment): ROUNDS (3), TP_CASES and RR_CASES (the case lists below, e.g. a subset), TP_MESSAGES (messages per run of an SRQ throughput case, 200000:
+#   about a second at the rates seen), TP_JMS_MESSAGES (per run of a JMS case, 20000), RR_CALLS (timed
 #   calls per caller and run, 20000, a quarter as many untimed first), RR_MAX_MS (a run's timed phase
 #   ends after this many ms if the calls have not, 5000; the warm-up after a third of it), BENCH_OUT
 #   (it-tests/target/side-by-side), MVN_ARGS (e.g. -o), JAVA_HOME (JDK 25).
@@ -53,7 +54,8 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
 OUT=${BENCH_OUT:-$REPO/it-tests/target/side-by-side}
 ROUNDS=${ROUNDS:-3}
-TP_MESSAGES=${TP_MESSAGES:-40000}
+TP_MESSAGES=${TP_MESSAGES:-200000}
+TP_JMS_MESSAGES=${TP_JMS_MESSAGES:-20000}
 RR_CALLS=${RR_CALLS:-20000}
 RR_MAX_MS=${RR_MAX_MS:-5000}
 TP_SENDERS=2
@@ -141,20 +143,21 @@ server() {
     --command="deploy $WAR" > "$OUT/deploy.log" 2>&1 || die "deploy failed; see $OUT/deploy.log"
   say "deployed srq-bench.war"
   : > "$OUT/throughput.txt"; : > "$OUT/roundtrip.txt"
-  tp() { # tp ROUND CASE SENDERS MESSAGES-PER-SENDER
+  total() { case $1 in c-jms-*) echo "$TP_JMS_MESSAGES" ;; *) echo "$TP_MESSAGES" ;; esac; }
+  tp() { # tp ROUND CASE SENDERS: a run of total(CASE) messages over SENDERS threads
     local r
-    r=$(post throughput "case=$2&senders=$3&peers=4&messages=$4&size=64&timeoutMs=300000") || return 1
+    r=$(post throughput "case=$2&senders=$3&peers=4&messages=$(( $(total "$2") / $3 ))&size=64&timeoutMs=300000") || return 1
     echo "round=$1 $(tr '\n' ' ' <<< "$r")" >> "$OUT/throughput.txt"
     say "  $1 $2 senders=$3: $(field rate "$r") msg/s (send phase $(field sendRate "$r") msg/s, backlog mean $(field meanBacklog "$r") max $(field maxBacklog "$r"), at send end $(field backlogAtSendEnd "$r"))"
   }
   say "throughput: warm-up (untimed) then $ROUNDS interleaved rounds of $THROUGHPUT_CASES"
-  for c in $THROUGHPUT_CASES; do tp warmup "$c" $TP_SENDERS $((TP_MESSAGES / TP_SENDERS)) || die "throughput $c"; done
+  for c in $THROUGHPUT_CASES; do tp warmup "$c" $TP_SENDERS || die "throughput $c"; done
   for r in $(seq "$ROUNDS"); do
-    for c in $THROUGHPUT_CASES; do tp "$r" "$c" $TP_SENDERS $((TP_MESSAGES / TP_SENDERS)) || die "throughput $c"; done
+    for c in $THROUGHPUT_CASES; do tp "$r" "$c" $TP_SENDERS || die "throughput $c"; done
   done
   say "throughput: is the receiver the bottleneck? each case with 1 and 4 senders"
   for s in 1 4; do
-    for c in $THROUGHPUT_CASES; do tp "senders$s" "$c" $s $((TP_MESSAGES / s)) || die "throughput $c"; done
+    for c in $THROUGHPUT_CASES; do tp "senders$s" "$c" $s || die "throughput $c"; done
   done
   rr() { # rr ROUND CASE CALLERS SIZE
     local r
@@ -166,7 +169,7 @@ server() {
   drain() { # drain ROUND CASE MDB: the receiver alone
     local r mdb=/deployment=srq-bench.war/subsystem=ejb3/message-driven-bean=$3
     mgmt "$mdb:stop-delivery" || { say "stop-delivery of $3 failed"; return 1; }
-    post drain "case=$2&step=prefill&senders=$TP_SENDERS&messages=$((TP_MESSAGES / TP_SENDERS))" > /dev/null || return 1
+    post drain "case=$2&step=prefill&senders=$TP_SENDERS&messages=$((TP_JMS_MESSAGES / TP_SENDERS))" > /dev/null || return 1
     mgmt "$mdb:start-delivery" || { say "start-delivery of $3 failed"; return 1; }
     r=$(post drain "case=$2&step=drain") || return 1
     echo "round=$1 $(tr '\n' ' ' <<< "$r")" >> "$OUT/drain.txt"
@@ -231,7 +234,7 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
        "rdma-core (libibverbs1) $(dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null || echo 'not installed');" \
        "$("$JAVA_HOME/bin/java" -version 2>&1 | head -1); $(cat "$OUT/wildfly-version.txt"), standalone-full," \
        "embedded Artemis $(cat "$OUT/artemis-version.txt") (in-VM); load average at the start: $LOAD_START, at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Command: \`$COMMAND\` (ROUNDS=$ROUNDS, TP_MESSAGES=$TP_MESSAGES, RR_CALLS=$RR_CALLS," \
+  echo "Command: \`$COMMAND\` (ROUNDS=$ROUNDS, TP_MESSAGES=$TP_MESSAGES, TP_JMS_MESSAGES=$TP_JMS_MESSAGES, RR_CALLS=$RR_CALLS," \
        "RR_MAX_MS=$RR_MAX_MS); wall time $(( $(date +%s) - T0 )) s. Medians of $ROUNDS" \
        "interleaved rounds (min–max in brackets), after one untimed warm-up run of each throughput case."
   echo "Server JVM: -Xms2g -Xmx2g, C2 (no TieredStopAtLevel). The soft device (provider=soft) is in the"
@@ -239,7 +242,7 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
   echo "max-size-bytes=-1 (bench.cli), so nothing pages: \`AMQ222038\` (starting paging) lines in the run's"
   echo "server log: $(cat "$OUT/paging-lines.txt")."
   echo
-  echo "### Throughput into a no-op MDB, 64 B ($TP_MESSAGES messages per run, $TP_SENDERS sender threads in the server)"
+  echo "### Throughput into a no-op MDB, 64 B ($TP_MESSAGES messages per SRQ run, $TP_JMS_MESSAGES per JMS run, $TP_SENDERS sender threads in the server, timed from the first send: the senders' connections are made before)"
   echo
   echo "| case | MDB | transaction | msg/s delivered | send phase msg/s | mean backlog | max backlog | backlog when the senders finished |"
   echo "|---|---|---|---:|---:|---:|---:|---:|"
