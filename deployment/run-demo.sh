@@ -19,8 +19,9 @@ usage: deployment/run-demo.sh [options]
   -w, --warm N          a second run of N messages after the first, reported as the warm
                         figure (default: as many as --messages; 0 skips it). The first run
                         starts on a cold JIT and is reported as the cold figure.
-      --calls N         request/reply phase: N EJB -> MDB -> EJB calls of SIZE bytes (default
-                        10000; 0 skips the phase; the answer must come within 15 s)
+      --calls N         request/reply phase: N EJB -> MDB -> EJB calls of SIZE bytes, twice
+                        (cold, then warm unless --warm 0; default 10000; 0 skips the phase;
+                        the answer must come within 15 s)
       --call-threads T  callers of the request/reply phase, 1..8 (default 1)
       --keep-running    leave the server running afterwards (stop it with
                         deployment/target/wildfly/bin/jboss-cli.sh -c :shutdown)
@@ -361,14 +362,23 @@ fi
 # ---------------------------------------------------------------- 5b. request/reply
 # EJB -> MDB -> EJB: CallLoop calls RoundTrip (a @Stateless bean: pooled connection, pooled peer,
 # SrqPeer.call) which DemoResponder (an MDB) answers; HdrHistogram percentiles of the round trips
-CALLS_BODY=""
-if [ "$CALLS" -gt 0 ]; then
-    say "request/reply: $CALLS calls of $SIZE bytes from $CALL_THREADS caller(s) (POST /srq-demo/api/calls)"
+# (twice, as the loads: cold, then warm unless --warm 0)
+CALLS_COLD=""; CALLS_WARM=""
+run_calls() { # run_calls LABEL: one phase of CALLS calls; its answer in HTTP_BODY
+    say "request/reply, $1: $CALLS calls of $SIZE bytes from $CALL_THREADS caller(s) (POST /srq-demo/api/calls)"
     http POST "$HTTP_BASE/calls?calls=$CALLS&threads=$CALL_THREADS&size=$SIZE" text/plain
     [ "$HTTP_STATUS" = 200 ] || fail "the request/reply phase answered $HTTP_STATUS: $HTTP_BODY"
-    CALLS_BODY="$HTTP_BODY"
+}
+if [ "$CALLS" -gt 0 ]; then
+    run_calls cold; CALLS_COLD="$HTTP_BODY"
+    if [ "$WARM" -gt 0 ]; then run_calls warm; CALLS_WARM="$HTTP_BODY"; fi
 fi
-cfield() { printf '%s\n' "$CALLS_BODY" | awk -F= -v k="$1" '$1 == k { sub(/^[^=]*=/, ""); print; exit }'; }
+# calls_line BODY: one line of a request/reply phase's figures
+calls_line() {
+    [ -n "$1" ] || { echo skipped; return; }
+    cf() { printf '%s\n' "$1" | awk -F= -v k="$2" '$1 == k { sub(/^[^=]*=/, ""); print; exit }'; }
+    echo "$(cf "$1" calls) calls, $(cf "$1" threads) caller(s): $(cf "$1" callsPerSecond) calls/s, round trip p50 $(cf "$1" p50Us) us, p99 $(cf "$1" p99Us) us, p99.9 $(cf "$1" p999Us) us"
+}
 
 # ---------------------------------------------------------------- 6. report
 
@@ -386,7 +396,8 @@ printf '  %-26s %s\n' \
     "  throughput" "$cold_TP" \
     "warm run (second)" "$( [ "$WARM" -gt 0 ] && echo "sent $warm_SENT of $WARM, delivered $warm_DELIVERED; limit events $warm_LIMIT" || echo "skipped (--warm 0)")" \
     "  throughput" "$( [ "$WARM" -gt 0 ] && echo "$warm_TP" || echo "-")" \
-    "request/reply (EJB->MDB->EJB)" "$( [ -n "$CALLS_BODY" ] && echo "$(cfield calls) calls, $(cfield threads) caller(s): $(cfield callsPerSecond) calls/s, round trip p50 $(cfield p50Us) us, p99 $(cfield p99Us) us, p99.9 $(cfield p999Us) us" || echo skipped)" \
+    "request/reply, cold" "$(calls_line "$CALLS_COLD") (EJB->MDB->EJB)" \
+    "request/reply, warm" "$(calls_line "$CALLS_WARM")" \
     "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill)" \
     "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?} (one per batch of up to 32 messages), LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
     "boot time" "$(secs "$BOOT_MS") (standalone.sh to WFLYSRV0025)" \
