@@ -16,10 +16,12 @@ usage: deployment/run-demo.sh [options]
   -n, --messages N      messages to send (default 100000)
   -c, --connections K   peer connections to send over, round-robin (default 8, at most 256)
   -s, --size BYTES      bytes per message (default 64, at most 4096)
-  -w, --warmup N        send N messages first and report only the run after them (default 0:
-                        the reported run starts on a cold JIT, so it is slower than a warm one)
-      --calls N         request/reply phase: N EJB -> MDB -> EJB calls of SIZE bytes (default
-                        10000; 0 skips the phase; the answer must come within 15 s)
+  -w, --warm N          a second run of N messages after the first, reported as the warm
+                        figure (default: as many as --messages; 0 skips it). The first run
+                        starts on a cold JIT and is reported as the cold figure.
+      --calls N         request/reply phase: N EJB -> MDB -> EJB calls of SIZE bytes, twice
+                        (cold, then warm unless --warm 0; default 10000; 0 skips the phase;
+                        the answer must come within 15 s)
       --call-threads T  callers of the request/reply phase, 1..8 (default 1)
       --keep-running    leave the server running afterwards (stop it with
                         deployment/target/wildfly/bin/jboss-cli.sh -c :shutdown)
@@ -36,7 +38,7 @@ EOF
 MESSAGES=100000
 CONNECTIONS=8
 SIZE=64
-WARMUP=0
+WARM=""
 CALLS=10000
 CALL_THREADS=1
 KEEP=false
@@ -52,7 +54,7 @@ STALL_TIMEOUT=30
 
 while [ $# -gt 0 ]; do
     case "$1" in
-        -n|--messages|-c|--connections|-s|--size|-w|--warmup|--timeout|--calls|--call-threads)
+        -n|--messages|-c|--connections|-s|--size|-w|--warm|--timeout|--calls|--call-threads)
             if [ $# -lt 2 ]; then echo "run-demo: $1 needs a value" >&2; usage >&2; exit 2; fi ;;&
         -n|--messages) MESSAGES="$2"; shift 2 ;;
         --messages=*) MESSAGES="${1#*=}"; shift ;;
@@ -60,8 +62,8 @@ while [ $# -gt 0 ]; do
         --connections=*) CONNECTIONS="${1#*=}"; shift ;;
         -s|--size) SIZE="$2"; shift 2 ;;
         --size=*) SIZE="${1#*=}"; shift ;;
-        -w|--warmup) WARMUP="$2"; shift 2 ;;
-        --warmup=*) WARMUP="${1#*=}"; shift ;;
+        -w|--warm) WARM="$2"; shift 2 ;;
+        --warm=*) WARM="${1#*=}"; shift ;;
         --timeout) RUN_TIMEOUT="$2"; shift 2 ;;
         --calls) CALLS="$2"; shift 2 ;;
         --calls=*) CALLS="${1#*=}"; shift ;;
@@ -74,8 +76,9 @@ while [ $# -gt 0 ]; do
         *) echo "run-demo: unknown option '$1'" >&2; usage >&2; exit 2 ;;
     esac
 done
-if ! [[ "$WARMUP" =~ ^[0-9]+$ ]]; then
-    echo "run-demo: warmup must be a non-negative integer, got '$WARMUP'" >&2
+WARM="${WARM:-$MESSAGES}"
+if ! [[ "$WARM" =~ ^[0-9]{1,10}$ ]] || [ "$WARM" -gt 2147483647 ]; then
+    echo "run-demo: --warm must be an integer in 0..2147483647 (a Java int; 0 skips the warm run), got '$WARM'" >&2
     exit 2
 fi
 # option  variable  largest allowed (what bounds it)
@@ -97,10 +100,6 @@ if ! [[ "$CALLS" =~ ^[0-9]{1,7}$ ]]; then
 fi
 if [ $(( CALLS % CALL_THREADS )) -ne 0 ]; then
     echo "run-demo: --calls ($CALLS) must be a multiple of --call-threads ($CALL_THREADS) (each caller makes calls / threads calls; 0 skips the phase)" >&2
-    exit 2
-fi
-if [ "$WARMUP" -gt 2147483647 ] 2>/dev/null; then
-    echo "run-demo: --warmup must be at most 2147483647, got '$WARMUP'" >&2
     exit 2
 fi
 
@@ -340,31 +339,50 @@ run_load() {
 TTY=false
 [ -t 1 ] && TTY=true
 state=""; sent=""; delivered=""
-if [ "$WARMUP" -gt 0 ]; then
-    say "warm-up: $WARMUP messages (not reported)"
-    run_load "$WARMUP"
-    [ "$state" = DONE ] || fail "the warm-up run ended $state: $(field error)"
+# run_report N LABEL: a run of N messages, then its report as COLD_/WARM_ variables (LABEL), the
+# second look after a moment (a duplicate delivery would show as delivered > sent)
+run_report() {
+    say "$2 run: $1 messages"
+    run_load "$1"
+    sleep 1
+    http GET "$HTTP_BASE/report" text/plain
+    printf -v "${2}_STATE" '%s' "$(field state)"
+    printf -v "${2}_SENT" '%s' "$(field sent)"
+    printf -v "${2}_DELIVERED" '%s' "$(field delivered)"
+    printf -v "${2}_TP" '%s msg/s (first send to last delivery, %s ms); send phase %s msg/s' "$(field throughput)" \
+        "$(field elapsedMs)" "$(field sendThroughput)"
+    printf -v "${2}_ERROR" '%s' "$(field error)"
+    printf -v "${2}_LIMIT" '%s (@Observes), %s (@ObservesAsync)' "$(field limitEvents)" "$(field limitEventsAsync)"
+}
+run_report "$MESSAGES" cold
+if [ "$WARM" -gt 0 ]; then
+    run_report "$WARM" warm
 fi
-run_load "$MESSAGES"
 
 # ---------------------------------------------------------------- 5b. request/reply
 # EJB -> MDB -> EJB: CallLoop calls RoundTrip (a @Stateless bean: pooled connection, pooled peer,
 # SrqPeer.call) which DemoResponder (an MDB) answers; HdrHistogram percentiles of the round trips
-CALLS_BODY=""
-if [ "$CALLS" -gt 0 ]; then
-    say "request/reply: $CALLS calls of $SIZE bytes from $CALL_THREADS caller(s) (POST /srq-demo/api/calls)"
+# (twice, as the loads: cold, then warm unless --warm 0)
+CALLS_COLD=""; CALLS_WARM=""
+run_calls() { # run_calls LABEL: one phase of CALLS calls; its answer in HTTP_BODY
+    say "request/reply, $1: $CALLS calls of $SIZE bytes from $CALL_THREADS caller(s) (POST /srq-demo/api/calls)"
     http POST "$HTTP_BASE/calls?calls=$CALLS&threads=$CALL_THREADS&size=$SIZE" text/plain
     [ "$HTTP_STATUS" = 200 ] || fail "the request/reply phase answered $HTTP_STATUS: $HTTP_BODY"
-    CALLS_BODY="$HTTP_BODY"
+}
+if [ "$CALLS" -gt 0 ]; then
+    run_calls cold; CALLS_COLD="$HTTP_BODY"
+    if [ "$WARM" -gt 0 ]; then run_calls warm; CALLS_WARM="$HTTP_BODY"; fi
 fi
-cfield() { printf '%s\n' "$CALLS_BODY" | awk -F= -v k="$1" '$1 == k { sub(/^[^=]*=/, ""); print; exit }'; }
+# calls_line BODY: one line of a request/reply phase's figures
+calls_line() {
+    [ -n "$1" ] || { echo skipped; return; }
+    cf() { printf '%s\n' "$1" | awk -F= -v k="$2" '$1 == k { sub(/^[^=]*=/, ""); print; exit }'; }
+    echo "$(cf "$1" calls) calls, $(cf "$1" threads) caller(s): $(cf "$1" callsPerSecond) calls/s, round trip p50 $(cf "$1" p50Us) us, p99 $(cf "$1" p99Us) us, p99.9 $(cf "$1" p999Us) us"
+}
 
 # ---------------------------------------------------------------- 6. report
 
-# a second look after a moment: a duplicate delivery would show as delivered > sent
-sleep 1
 http GET "$HTTP_BASE/report" text/plain
-state="$(field state)"; sent="$(field sent)"; delivered="$(field delivered)"
 # what jboss-cli reads from the ejb3 statistics (totals since deployment, warm-up included)
 CLI_OUT="$(cli 60 --commands='/deployment=srq-demo.war/subsystem=ejb3/message-driven-bean=DemoReceiver:read-attribute(name=invocations),/deployment=srq-demo.war/subsystem=ejb3/singleton-bean=LimitEventObserver:read-attribute(name=methods)' 2>/dev/null)" || CLI_OUT=""
 MDB_INVOCATIONS="$(printf '%s\n' "$CLI_OUT" | awk -F'=> ' '/"result" => [0-9]/ { gsub(/[ L,]/, "", $2); print $2; exit }')"
@@ -374,17 +392,18 @@ echo
 echo "==================================================================== srq demo"
 printf '  %-26s %s\n' \
     "device" "$(field adapter.device) (SRQ '$(field adapter.srqName)' of the MDB's activation, listening at 10.0.0.1:7471)" \
-    "messages sent" "$sent of $MESSAGES ($SIZE bytes, $CONNECTIONS connections)" \
-    "delivered to the MDB" "$delivered" \
-    "limit events seen" "$(field limitEvents) (@Observes), $(field limitEventsAsync) (@ObservesAsync)" \
-    "throughput" "$(field throughput) msg/s (first send to last delivery, $(field elapsedMs) ms)" \
-    "send phase" "$(field sendThroughput) msg/s ($(field sendElapsedMs) ms until every send completed)" \
-    "request/reply (EJB->MDB->EJB)" "$( [ -n "$CALLS_BODY" ] && echo "$(cfield calls) calls, $(cfield threads) caller(s): $(cfield callsPerSecond) calls/s, round trip p50 $(cfield p50Us) us, p99 $(cfield p99Us) us, p99.9 $(cfield p999Us) us" || echo skipped)" \
+    "cold run (first, cold JIT)" "sent $cold_SENT of $MESSAGES, delivered $cold_DELIVERED ($SIZE bytes, $CONNECTIONS connections); limit events $cold_LIMIT" \
+    "  throughput" "$cold_TP" \
+    "warm run (second)" "$( [ "$WARM" -gt 0 ] && echo "sent $warm_SENT of $WARM, delivered $warm_DELIVERED; limit events $warm_LIMIT" || echo "skipped (--warm 0)")" \
+    "  throughput" "$( [ "$WARM" -gt 0 ] && echo "$warm_TP" || echo "-")" \
+    "request/reply, cold" "$(calls_line "$CALLS_COLD") (EJB->MDB->EJB)" \
+    "request/reply, warm" "$(calls_line "$CALLS_WARM")" \
     "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill)" \
-    "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?}, LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
+    "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?} (one per batch of up to 32 messages), LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
     "boot time" "$(secs "$BOOT_MS") (standalone.sh to WFLYSRV0025)" \
     "server log" "$LOG"
-if [ -n "$(field error)" ]; then printf '  %-26s %s\n' "error" "$(field error)"; fi
+if [ -n "$cold_ERROR" ]; then printf '  %-26s %s\n' "error (cold run)" "$cold_ERROR"; fi
+if [ "$WARM" -gt 0 ] && [ -n "$warm_ERROR" ]; then printf '  %-26s %s\n' "error (warm run)" "$warm_ERROR"; fi
 echo "============================================================================"
 
 # ---------------------------------------------------------------- 7. where an operator looks (issue 16)
@@ -421,11 +440,14 @@ if command -v curl >/dev/null; then
 fi
 
 RC=0
-if [ "$state" != DONE ] || [ "$delivered" != "$sent" ] || [ "$sent" != "$MESSAGES" ]; then
-    say "FAILED: state $state, sent $sent of $MESSAGES, delivered $delivered"
+if [ "$cold_STATE" != DONE ] || [ "$cold_DELIVERED" != "$cold_SENT" ] || [ "$cold_SENT" != "$MESSAGES" ]; then
+    say "FAILED: cold run: state $cold_STATE, sent $cold_SENT of $MESSAGES, delivered $cold_DELIVERED"
+    RC=1
+elif [ "$WARM" -gt 0 ] && { [ "$warm_STATE" != DONE ] || [ "$warm_DELIVERED" != "$warm_SENT" ] || [ "$warm_SENT" != "$WARM" ]; }; then
+    say "FAILED: warm run: state $warm_STATE, sent $warm_SENT of $WARM, delivered $warm_DELIVERED"
     RC=1
 else
-    say "OK: every message sent was delivered ($delivered)"
+    say "OK: every message sent was delivered ($cold_DELIVERED$( [ "$WARM" -gt 0 ] && echo " + $warm_DELIVERED"))"
 fi
 if $KEEP; then
     STARTED_SERVER=false   # leave it running

@@ -12,6 +12,9 @@ import jakarta.ejb.TransactionAttributeType;
  * The request/reply phase's responder: answers every request with its own bytes
  * ({@link ReceiveCompletion#reply}, which echoes the request's imm_data, the caller's call number).
  * Listens on {@value DemoReceiver#LISTEN_ADDRESS}:{@value #LISTEN_PORT}; no transaction (NOT_SUPPORTED).
+ * maxConcurrency 1: the activation's poller (a Work of the container's WorkManager) invokes it
+ * through the container on its own thread, without a hand-off to a pool thread per request (the
+ * lowest latency; the requests of several callers are answered one after another).
  */
 @MessageDriven(name = "DemoResponder", messageListenerInterface = SrqReceiveListener.class, activationConfig = {
         @ActivationConfigProperty(propertyName = "provider", propertyValue = "auto"),
@@ -21,7 +24,7 @@ import jakarta.ejb.TransactionAttributeType;
         @ActivationConfigProperty(propertyName = "srqMaxWr", propertyValue = "256"),
         @ActivationConfigProperty(propertyName = "bufferSize", propertyValue = "" + DemoReceiver.BUFFER_SIZE),
         @ActivationConfigProperty(propertyName = "pollMode", propertyValue = "adaptive"),
-        @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "8")})
+        @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "1")})
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class DemoResponder implements SrqReceiveListener {
     /** The responder's rdma_cm port. */

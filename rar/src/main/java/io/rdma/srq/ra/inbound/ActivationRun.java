@@ -260,7 +260,7 @@ final class ActivationRun {
             }
             poller.drain(drainTimeout);
             long drained = System.nanoTime() + drainTimeout.toNanos() + DRAIN_MARGIN.toNanos();
-            if (!poller.awaitEnd(drained)) {
+            if (!poller.awaitDrained(drained)) {
                 poller.release();
                 poller.awaitEnd(drained + DRAIN_MARGIN.toNanos());
             }

@@ -19,6 +19,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The activation's poller, one long-running Work: each turn ({@link #pollOnce}) reposts the buffers
@@ -39,6 +40,19 @@ import java.util.concurrent.atomic.LongAdder;
  * at most one batch at a time, connections in parallel up to maxConcurrency, with a bound on what
  * one connection holds of the SRQ. {@link #whenIdle} runs an action once the loop has ended and
  * every batch has come back: deactivation frees the natives so, never under a running delivery.
+ *
+ * <p>Inline delivery: with maxConcurrency 1 and ordering {@code none} the poller runs each batch
+ * itself instead of handing it to the WorkManager. It changes nothing a pool thread would do there:
+ * with one endpoint the poller polls nothing while a batch is out either way (no free permit), the
+ * batches run one after another in poll order, and accepts and connects run on the control loop and
+ * the connector, never here. What it saves is a thread wake-up per batch (5–10 µs on a shared VM,
+ * it-tests/bench/RESULTS.md), most of a request/reply round trip. In a container the poller is itself
+ * a Work of the container's WorkManager, so the endpoint is still invoked through the container's
+ * MessageEndpoint (its transaction, security and class loader), on a container thread. With more
+ * endpoints a slow one on the poller's thread would hold up batches that free endpoints could take,
+ * so they stay on the WorkManager; ordering=connection too (its lanes keep polling behind a stalled
+ * connection to set it apart). A poller that delivers inline does not spin after work in pollMode
+ * adaptive ({@link #waitMode}).
  */
 public final class Poller extends LongRunningWork {
     /** Completions per poll, and so messages per delivery batch, at most. */
@@ -61,6 +75,14 @@ public final class Poller extends LongRunningWork {
     private final WorkManager workManager;
     private final int maxConcurrency;
     private final Semaphore permits;
+    /** Batches run on the poller's thread (see the class comment); else on the WorkManager. */
+    private final boolean inline;
+    /**
+     * Held by the loop while it touches the CQ, the buffers and the batch objects; let go only while
+     * it runs a batch inline, so that a deactivation past its drain timeout can sweep the CQ meanwhile
+     * ({@link #awaitDrained}).
+     */
+    private final ReentrantLock turn = new ReentrantLock();
     /** Released whenever a batch comes back: wakes a poller whose lanes wait for one. */
     private final Semaphore batchEnded = new Semaphore(0);
     /** Batches whose delivery ended: their buffers go back to the SRQ, the objects are reused. */
@@ -104,7 +126,7 @@ public final class Poller extends LongRunningWork {
         super("srq-poller-" + name);
         this.name = name;
         this.cq = cq;
-        this.wait = new CompletionWait(config.pollMode(), cq, channel);
+        this.wait = new CompletionWait(waitMode(config), cq, channel);
         this.buffers = buffers;
         this.links = links;
         this.endpoints = new EndpointPool(factory);
@@ -113,6 +135,7 @@ public final class Poller extends LongRunningWork {
         this.pause = new FailurePause(name, config.maxSequentialDeliveryFailures(), config.pauseTimeout());
         this.maxConcurrency = config.maxConcurrency();
         this.permits = new Semaphore(maxConcurrency);
+        this.inline = deliversInline(config);
         this.retained = new RetainedBuffers(buffers, config.maxHeldPerConnection(),
                 Math.max(1, config.srq().maxWr() / 2));
         this.lanes = config.ordering() == InboundConfig.Ordering.CONNECTION
@@ -120,8 +143,28 @@ public final class Poller extends LongRunningWork {
                 maxConcurrency) : null;
     }
 
+    /**
+     * @param config the activation's configuration
+     * @return whether its poller runs the delivery batches itself: maxConcurrency 1 and ordering none
+     */
+    static boolean deliversInline(InboundConfig config) {
+        return config.maxConcurrency() == 1 && config.ordering() == InboundConfig.Ordering.NONE;
+    }
+
+    /**
+     * @param config the activation's configuration
+     * @return how the poller waits: pollMode, except that a poller delivering inline does not spin
+     *         after work (adaptive waits as event): the thread waiting for the endpoint's reply, if any,
+     *         needs the spin slot and the core more (CallBenchmark, it-tests/bench/RESULTS.md)
+     */
+    static InboundConfig.PollMode waitMode(InboundConfig config) {
+        return deliversInline(config) && config.pollMode() == InboundConfig.PollMode.ADAPTIVE
+                ? InboundConfig.PollMode.EVENT : config.pollMode();
+    }
+
     @Override
     protected void loop() throws VerbsException, InterruptedException {
+        turn.lock();
         try (WorkCompletionArray wcs = new WorkCompletionArray(BATCH); ReceiveWorkRequests wrs = new ReceiveWorkRequests(BATCH)) {
             long lastWork = System.nanoTime();
             int emptyPolls = 0;
@@ -172,6 +215,7 @@ public final class Poller extends LongRunningWork {
             }
         } finally {
             wait.rest();
+            turn.unlock();
         }
     }
 
@@ -303,12 +347,40 @@ public final class Poller extends LongRunningWork {
 
     /** @return an empty batch: a reused one, or a new one */
     private Delivery batch() {
-        return spare.isEmpty() ? new Delivery(name, endpoints, buffers, links, this::returned, () -> abandoned,
+        return spare.isEmpty() ? new Delivery(name, endpoints, buffers, links, this::returned, this::abandoned,
                 rules, pause, retained, BATCH) : spare.pop();
     }
 
-    /** Runs the batch on the WorkManager (its permit taken), or here when it refuses. */
+    /**
+     * @return whether batches skip what they have not begun: the drain timeout passed (read by the
+     *         batch itself too, so a batch on the poller's thread stops at the deadline as one on a
+     *         pool thread does)
+     */
+    private boolean abandoned() {
+        return abandoned || (draining && System.nanoTime() - drainDeadline >= 0);
+    }
+
+    /**
+     * Runs the batch (its permit taken) here when the poller delivers inline, giving its spin slot
+     * back first (a caller waiting for the reply may spin meanwhile); else on the WorkManager, or here
+     * when that refuses.
+     */
     private void schedule(Delivery d) {
+        if (inline) {
+            wait.rest();
+            boolean held = turn.isHeldByCurrentThread(); // not when a benchmark drives pollOnce
+            if (held) {
+                turn.unlock();
+            }
+            try {
+                d.run();
+            } finally {
+                if (held) {
+                    turn.lock();
+                }
+            }
+            return;
+        }
         try {
             workManager.scheduleWork(d);
         } catch (WorkException e) {
@@ -351,6 +423,48 @@ public final class Poller extends LongRunningWork {
     void drain(Duration timeout) {
         drainDeadline = System.nanoTime() + timeout.toNanos();
         draining = true;
+    }
+
+    /**
+     * Waits for the loop to end after {@link #drain}. A batch the poller runs inline holds the loop up
+     * as long as its endpoint runs, where a pool thread's would not: once the drain timeout and a
+     * quiet period have passed, this thread then does what the loop would have done at the drain
+     * timeout ({@link #abandon}: the CQ swept, its messages counted undelivered) while the batch runs
+     * on, skipping what it has not begun. The loop ends when the batch returns.
+     *
+     * @param deadlineNanos {@link System#nanoTime()} by which to give up waiting
+     * @return whether the CQ is drained: the loop ended, or swept here
+     * @throws IllegalStateException before {@link #drain}
+     */
+    boolean awaitDrained(long deadlineNanos) {
+        if (!draining) {
+            throw new IllegalStateException("awaitDrained before drain");
+        }
+        if (!inline || awaitEnd(Math.min(deadlineNanos, drainDeadline + 2 * QUIET_NANOS))) {
+            return awaitEnd(deadlineNanos);
+        }
+        try {
+            if (!turn.tryLock(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        try (WorkCompletionArray wcs = new WorkCompletionArray(BATCH)) {
+            if (!hasEnded()) {
+                abandon(wcs);
+            }
+            return true;
+        } catch (VerbsException e) {
+            RaLogger.LOG.loopFailed(e, "srq-poller-" + name);
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            turn.unlock();
+        }
     }
 
     /**

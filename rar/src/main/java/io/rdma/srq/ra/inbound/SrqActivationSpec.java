@@ -420,7 +420,7 @@ public class SrqActivationSpec implements ActivationSpec {
         return pollMode;
     }
 
-    /** @param pollMode busy | event | adaptive */
+    /** @param pollMode busy | event | adaptive (as event when the poller delivers inline: maxConcurrency 1, ordering none) */
     public void setPollMode(String pollMode) {
         this.pollMode = pollMode;
     }
@@ -510,7 +510,10 @@ public class SrqActivationSpec implements ActivationSpec {
         return maxConcurrency;
     }
 
-    /** @param maxConcurrency 1..1024 */
+    /**
+     * @param maxConcurrency 1..1024; 1 with ordering none: the poller delivers on its own thread
+     *                       (no WorkManager hand-off; see Poller)
+     */
     public void setMaxConcurrency(String maxConcurrency) {
         this.maxConcurrency = maxConcurrency;
     }

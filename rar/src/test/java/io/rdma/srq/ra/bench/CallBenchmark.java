@@ -38,9 +38,9 @@ import java.util.concurrent.TimeUnit;
  * loop spin only with a slot of {@code SpinBudget} (system property {@code srq.spinners}, default
  * availableProcessors − 1: one on 2 cores); a busy poller spins without one.
  *
- * <p>{@code workManager}: {@code pool} runs each delivery on a pool thread (a hand-off per request,
- * as in a container); {@code callerRuns} runs it on the poller's thread (what a WorkManager may do
- * when its pool is busy), so the round trip crosses two threads: the caller's and the poller's.
+ * <p>{@code maxConcurrency} of the activation: 1 makes the poller run each delivery itself (the
+ * round trip crosses two threads: the caller's and the poller's; see Poller), 2 hands each to a pool
+ * thread of the WorkManager (a hand-off per request, as before with any maxConcurrency).
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -50,9 +50,9 @@ public class CallBenchmark extends SoftDeviceBenchmark {
     @Param({"adaptive", "event", "busy"})
     public String pollMode;
 
-    /** Where the delivery runs: pool or callerRuns (see the class comment). */
-    @Param({"pool", "callerRuns"})
-    public String workManager;
+    /** The activation's maxConcurrency: 1, on the poller's thread; 2, on a pool thread (see the class comment). */
+    @Param({"1", "2"})
+    public String maxConcurrency;
 
     private SrqResourceAdapter ra;
     private TestBootstrapContext bootstrap;
@@ -64,7 +64,7 @@ public class CallBenchmark extends SoftDeviceBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         ra = new SrqResourceAdapter();
-        bootstrap = new TestBootstrapContext(new TestWorkManager("callerRuns".equals(workManager)));
+        bootstrap = new TestBootstrapContext(new TestWorkManager());
         ra.start(bootstrap);
         TestEndpointFactory endpoints = new TestEndpointFactory();
         endpoints.recordPayloads(false);
@@ -80,7 +80,7 @@ public class CallBenchmark extends SoftDeviceBenchmark {
         spec.setListenAddress("10.0.0.1");
         spec.setListenPort("0");
         spec.setPollMode(pollMode);
-        spec.setMaxConcurrency("1");
+        spec.setMaxConcurrency(maxConcurrency);
         spec.setResourceAdapter(ra);
         ra.endpointActivation(endpoints, spec);
         SrqActivation a = ra.activations().getFirst();

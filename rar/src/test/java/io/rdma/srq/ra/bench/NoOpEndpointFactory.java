@@ -1,21 +1,27 @@
 package io.rdma.srq.ra.bench;
 
 import io.rdma.srq.api.ReceiveCompletion;
+import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.SrqReceiveListener;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 
 import javax.transaction.xa.XAResource;
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Endpoints whose onReceive does nothing but note the time (System.nanoTime) of the first and the
- * last delivery: what the adapter's own path costs, without the application.
+ * last delivery: what the adapter's own path costs, without the application. {@link #batches()}
+ * makes batch listeners instead ({@link SrqBatchListener}) that only count their messages.
  */
 public final class NoOpEndpointFactory implements MessageEndpointFactory {
     private final AtomicLong first = new AtomicLong();
     private final boolean clock;
+    private final LongAdder batched = new LongAdder();
+    private final boolean batch;
     private volatile long last;
 
     /** Endpoints that note the first and last delivery time. */
@@ -25,7 +31,22 @@ public final class NoOpEndpointFactory implements MessageEndpointFactory {
 
     /** @param clock whether onReceive notes the time (false: it does nothing at all) */
     public NoOpEndpointFactory(boolean clock) {
+        this(clock, false);
+    }
+
+    private NoOpEndpointFactory(boolean clock, boolean batch) {
         this.clock = clock;
+        this.batch = batch;
+    }
+
+    /** @return a factory of batch listeners that count the messages of each call ({@link #batched()}) */
+    public static NoOpEndpointFactory batches() {
+        return new NoOpEndpointFactory(false, true);
+    }
+
+    /** @return messages the batch listeners received */
+    public long batched() {
+        return batched.sum();
     }
 
     /** @return nanoseconds from the first to the last delivery since the last {@link #resetClock()} */
@@ -41,12 +62,12 @@ public final class NoOpEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public MessageEndpoint createEndpoint(XAResource xa) {
-        return new Endpoint();
+        return batch ? new BatchEndpoint() : new Endpoint();
     }
 
     @Override
     public MessageEndpoint createEndpoint(XAResource xa, long timeout) {
-        return new Endpoint();
+        return createEndpoint(xa);
     }
 
     @Override
@@ -61,7 +82,27 @@ public final class NoOpEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public Class<?> getEndpointClass() {
-        return Endpoint.class;
+        return batch ? BatchEndpoint.class : Endpoint.class;
+    }
+
+    /** A batch listener that counts its messages. */
+    public final class BatchEndpoint implements MessageEndpoint, SrqBatchListener {
+        @Override
+        public void onReceive(List<ReceiveCompletion> messages) {
+            batched.add(messages.size());
+        }
+
+        @Override
+        public void beforeDelivery(Method method) {
+        }
+
+        @Override
+        public void afterDelivery() {
+        }
+
+        @Override
+        public void release() {
+        }
     }
 
     /** A no-op listener. */

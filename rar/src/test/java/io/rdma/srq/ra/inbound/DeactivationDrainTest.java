@@ -5,7 +5,7 @@ import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftSender;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.List;
@@ -27,11 +27,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DeactivationDrainTest extends SoftActivationTest {
 
-    @ParameterizedTest(name = "ordering={0}")
-    @ValueSource(strings = {"none", "connection"})
-    void midStreamDeactivationWithABacklogLargerThanTheDrainLosesNothingSilently(String ordering) throws Exception {
-        SrqActivationSpec spec = spec("srqMaxWr", "512", "srqLimit", "0", "bufferSize", "64", "maxConcurrency", "2",
-                "drainTimeout", "200", "ordering", ordering);
+    @ParameterizedTest(name = "ordering={0}, maxConcurrency={1}")
+    @CsvSource({"none, 2", "connection, 2", "none, 1"}) // maxConcurrency 1: delivered on the poller's thread
+    void midStreamDeactivationWithABacklogLargerThanTheDrainLosesNothingSilently(String ordering, String maxConcurrency)
+            throws Exception {
+        SrqActivationSpec spec = spec("srqMaxWr", "512", "srqLimit", "0", "bufferSize", "64", "maxConcurrency",
+                maxConcurrency, "drainTimeout", "200", "ordering", ordering);
         ra.endpointActivation(endpoints, spec);
         SrqActivation a = ra.activations().getFirst();
         endpoints.behaviour(c -> LockSupport.parkNanos(2_000_000)); // a slow MDB: 2 ms a message

@@ -16,7 +16,6 @@ import jakarta.jms.Session;
 
 import javax.naming.InitialContext;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One sender of a JMS throughput case: its own connection from {@code java:/ConnectionFactory} (the
@@ -38,7 +37,7 @@ public class JmsSender {
      */
     @Asynchronous
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
-    public Future<Long> send(String queue, long messages, int size, LongAdder sent) throws Exception {
+    public Future<Long> send(String queue, long messages, int size, SendProgress sent) throws Exception {
         Queue destination = InitialContext.doLookup(queue);
         try (Connection connection = factory.createConnection();
              Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);

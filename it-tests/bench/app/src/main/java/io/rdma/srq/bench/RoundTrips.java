@@ -15,7 +15,10 @@ import java.util.Map;
  * responder MDB's transaction attribute. Pooled SRQs: {@code srq-required} and
  * {@code srq-not-supported} ({@link SrqRoundTrip}: a pooled connection's peer to
  * {@link SrqResponderRequired#PORT} or {@link SrqResponderNotSupported#PORT}, one
- * {@code SrqPeer.call} per {@link RoundTrip.Caller#call()}).
+ * {@code SrqPeer.call} per {@link RoundTrip.Caller#call()}); {@code srq-inline-required} and
+ * {@code srq-inline-not-supported} the same to responders with maxConcurrency 1
+ * ({@link SrqResponderInlineRequired}, {@link SrqResponderInlineNotSupported}: delivered on the
+ * activation's poller thread).
  */
 @ApplicationScoped
 public class RoundTrips {
@@ -36,6 +39,8 @@ public class RoundTrips {
         add(new JmsRoundTrip("jms-not-supported", jms, JmsResponderNotSupported.QUEUE));
         add(new SrqRoundTrip("srq-required", srq, SrqResponderRequired.PORT));
         add(new SrqRoundTrip("srq-not-supported", srq, SrqResponderNotSupported.PORT));
+        add(new SrqRoundTrip("srq-inline-required", srq, SrqResponderInlineRequired.PORT));
+        add(new SrqRoundTrip("srq-inline-not-supported", srq, SrqResponderInlineNotSupported.PORT));
     }
 
     private void add(RoundTrip trip) {

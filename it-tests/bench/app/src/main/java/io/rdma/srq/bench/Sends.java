@@ -1,17 +1,17 @@
 package io.rdma.srq.bench;
 
-import java.util.concurrent.atomic.LongAdder;
 
-/** A sender's count of messages sent, published to the run's shared counter in steps. */
+/** A sender's count of messages sent, published to the run's {@link SendProgress} in steps; made when it begins sending. */
 final class Sends {
     /** Messages between two updates of the shared counter. */
     static final int REPORT_EVERY = 256;
 
-    private final LongAdder shared;
+    private final SendProgress shared;
     private int pending;
 
-    Sends(LongAdder shared) {
+    Sends(SendProgress shared) {
         this.shared = shared;
+        shared.started();
     }
 
     void one() {

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One sender of an SRQ throughput case, as an application sends: a pooled connection ({@code @Inject
@@ -43,7 +42,7 @@ public class SrqSender {
      */
     @Asynchronous
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
-    public Future<Long> send(int port, int peers, long messages, int size, LongAdder sent) throws Exception {
+    public Future<Long> send(int port, int peers, long messages, int size, SendProgress sent) throws Exception {
         InetSocketAddress remote = new InetSocketAddress(ThroughputCase.SRQ_ADDRESS, port);
         ByteBuffer message = ByteBuffer.allocateDirect(size);
         try (SrqConnection c = factory.getConnection()) {

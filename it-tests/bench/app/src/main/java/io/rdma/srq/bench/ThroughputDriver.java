@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Runs one throughput measurement: {@code senders} in-server senders (EJB {@code @Asynchronous}
@@ -43,7 +42,7 @@ public class ThroughputDriver {
         DeliveryCount deliveries = c.deliveries();
         long before = deliveries.count();
         deliveries.arm(total);
-        LongAdder sent = new LongAdder();
+        SendProgress sent = new SendProgress();
         long start = System.nanoTime();
         List<Future<Long>> futures = startSenders(c, senders, peers, messages, size, sent);
         long deadline = start + timeoutMs * 1_000_000L;
@@ -53,7 +52,7 @@ public class ThroughputDriver {
         long sendEnd = 0;
         long backlogAtSendEnd = -1;
         while (deliveries.reachedNanos() == 0) {
-            long backlog = sent.sum() - (deliveries.count() - before);
+            long backlog = sent.sent() - (deliveries.count() - before);
             maxBacklog = Math.max(maxBacklog, backlog);
             backlogSum += backlog;
             samples++;
@@ -66,7 +65,7 @@ public class ThroughputDriver {
             }
             if (System.nanoTime() > deadline) {
                 throw new TimeoutException(c.label() + ": " + (deliveries.count() - before) + " of " + total
-                        + " delivered after " + timeoutMs + " ms (sent " + sent.sum() + ")");
+                        + " delivered after " + timeoutMs + " ms (sent " + sent.sent() + ")");
             }
             Thread.sleep(SAMPLE_MILLIS);
         }
@@ -77,8 +76,9 @@ public class ThroughputDriver {
             sendEnd = System.nanoTime();
             backlogAtSendEnd = 0;
         }
-        return new ThroughputResult(c.label(), senders, total, size, deliveries.reachedNanos() - start,
-                sendEnd - start, samples == 0 ? 0 : backlogSum / samples, maxBacklog, backlogAtSendEnd);
+        long firstSend = sent.firstSendNanos(); // connections made: the timing starts here
+        return new ThroughputResult(c.label(), senders, total, size, deliveries.reachedNanos() - firstSend,
+                sendEnd - firstSend, samples == 0 ? 0 : backlogSum / samples, maxBacklog, backlogAtSendEnd);
     }
 
     /**
@@ -99,11 +99,11 @@ public class ThroughputDriver {
             throw new IllegalArgumentException("prefill needs a queue (a JMS case), got " + c.label());
         }
         c.deliveries().arm(senders * messages);
-        LongAdder sent = new LongAdder();
+        SendProgress sent = new SendProgress();
         for (Future<Long> f : startSenders(c, senders, 1, messages, size, sent)) {
             f.get();
         }
-        return sent.sum();
+        return sent.sent();
     }
 
     /**
@@ -127,7 +127,7 @@ public class ThroughputDriver {
     }
 
     private List<Future<Long>> startSenders(ThroughputCase c, int senders, int peers, long messages, int size,
-                                            LongAdder sent) throws Exception {
+                                            SendProgress sent) throws Exception {
         List<Future<Long>> futures = new ArrayList<>(senders);
         for (int i = 0; i < senders; i++) {
             futures.add(switch (c.transport()) {
