@@ -177,9 +177,14 @@ class OutboundLifecycleTest extends SoftAdapterTest {
         factory.getConnection().close();
         assertEquals(1, cm.free.size());
         assertTrue(SoftProvider.raiseDeviceFatal("soft_rxe0") >= 1);
+        // the servicing thread (idle connections) or matching (getConnection) reads the event first
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (cm.events.size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
         try (SrqConnection c = factory.getConnection()) {
             assertEquals(List.of("CLOSED", "ERROR"), cm.events.subList(0, 2),
-                    "matching read IBV_EVENT_DEVICE_FATAL and reported CONNECTION_ERROR_OCCURRED");
+                    "IBV_EVENT_DEVICE_FATAL read and CONNECTION_ERROR_OCCURRED reported");
             assertEquals(1, cm.all.size(), "the lost connection was destroyed, a new one opened");
         }
     }
