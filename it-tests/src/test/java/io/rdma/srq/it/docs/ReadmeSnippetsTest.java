@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every {@code ```java} block of the project's READMEs compiles against the api, the verbs layer and
+ * Every {@code ```java} block of the project's READMEs and of docs/*.md compiles against the api, the verbs layer and
  * the Jakarta EE APIs, so a reader who copies one gets code that builds. A block that declares
  * classes is compiled as those classes (each nested in a holder, so several may be public); any other
  * block as the body of a method that may throw. Only imports are supplied (below); everything else a
@@ -58,11 +58,13 @@ class ReadmeSnippetsTest {
     @TestFactory
     List<DynamicTest> everyJavaBlockCompiles() throws IOException {
         List<DynamicTest> tests = new ArrayList<>();
-        for (String readme : READMES) {
+        List<String> documents = new ArrayList<>(READMES);
+        try (var docs = Files.list(root().resolve("docs"))) {
+            docs.map(p -> "docs/" + p.getFileName()).filter(n -> n.endsWith(".md")).sorted().forEach(documents::add);
+        }
+        for (String readme : documents) {
             Path file = root().resolve(readme);
-            if (!Files.exists(file)) {
-                continue;
-            }
+            assertTrue(Files.exists(file), readme);
             Matcher m = BLOCK.matcher(Files.readString(file));
             int n = 0;
             while (m.find()) {

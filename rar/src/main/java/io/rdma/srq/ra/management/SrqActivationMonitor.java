@@ -22,7 +22,7 @@ import java.util.Optional;
  *
  * <p>One monitor per adapter entry: WildFly 39 shows the statistics of the first admin object of an
  * adapter entry under every admin object of that entry ({@code AdminObjectStatisticsService}), so a
- * second watched srqName needs an adapter entry of its own (README "Operating it").
+ * second watched srqName needs an adapter entry of its own (docs/operating.md).
  *
  * <p>Configured as (jboss-cli; the resource adapter's {@code statistics-enabled} sets whether it
  * collects):

@@ -17,8 +17,7 @@ import java.util.Optional;
  * An admin object that shows the figures of a connection definition ({@link StatisticsTable#DEFINITION})
  * that WildFly gives no {@code statistics=extended} resource of its own: the one the archive's
  * {@code META-INF/ironjacamar.xml} activates ({@code java:/eis/SrqConnectionFactory}). WildFly 39
- * registers that definition's statistics only as descriptions, never as a resource (README
- * "Operating it"), so a monitor configured on an adapter of {@code /subsystem=resource-adapters}
+ * registers that definition's statistics only as descriptions, never as a resource (docs/operating.md), so a monitor configured on an adapter of {@code /subsystem=resource-adapters}
  * stands in for it:
  * {@code /subsystem=resource-adapters/resource-adapter=R/admin-objects=M/statistics=extended}, and
  * the {@code /metrics} lines labelled {@code admin_objects="M"}.

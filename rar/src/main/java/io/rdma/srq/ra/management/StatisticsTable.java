@@ -15,7 +15,7 @@ import static io.rdma.srq.ra.management.Figure.text;
  * {@code wildfly_resource_adapters_extended_<name with '_'>}. Adding a figure is one line here; the
  * adapter-wide totals ({@link #ADAPTER}) follow the activation lines by themselves.
  *
- * <p>Where each table appears (README "Statistics and metrics"):
+ * <p>Where each table appears (docs/operating.md):
  * <ul>
  *   <li>{@link #ACTIVATION}: an {@link SrqActivationMonitor} admin object, one per watched srqName;</li>
  *   <li>{@link #ADAPTER}: the resource adapter (every activation it runs, summed);</li>

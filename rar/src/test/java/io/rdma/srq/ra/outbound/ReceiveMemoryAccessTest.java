@@ -25,8 +25,8 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The claim "the adapter registers its memory with IBV_ACCESS_LOCAL_WRITE only" (README, What the
- * adapter guarantees): the activation's receive slab ({@link ReceiveBuffers}), a connection's send
+ * The claim "the adapter registers its memory with IBV_ACCESS_LOCAL_WRITE only" (docs/delivery.md, What
+ * the adapter guarantees): the activation's receive slab ({@link ReceiveBuffers}), a connection's send
  * ring ({@link SendRing}) and a pooled SRQ's slab ({@link PooledSrq}) each register once, with
  * exactly LOCAL_WRITE — no REMOTE_READ, REMOTE_WRITE or REMOTE_ATOMIC, so no peer can read or write
  * them with RDMA, whatever rkey it learns; the device may write received messages (ibv_reg_mr(3)).
