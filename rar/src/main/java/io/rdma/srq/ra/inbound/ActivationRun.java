@@ -81,7 +81,7 @@ final class ActivationRun {
 
     private ActivationRun(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
                           MessageEndpointFactory factory, InboundConfig config, Context context,
-                          Consumer<Fault> lost) throws VerbsException {
+                          Consumer<Fault> lost, ControlLoop.Ports ports) throws VerbsException {
         this.factory = factory;
         this.context = context;
         this.drainTimeout = config.drainTimeout();
@@ -107,7 +107,7 @@ final class ActivationRun {
             this.listenAddress = listener.localAddress();
             this.admission = admission(name, config.admission(), listenAddress);
             this.control = new ControlLoop(name, listener, context, srq, buffers, links, admission,
-                    new ObserverDispatch(name, wm, sink, factory.getEndpointClass().getClassLoader()), lost);
+                    new ObserverDispatch(name, wm, sink, factory.getEndpointClass().getClassLoader()), lost, ports);
             this.connector = config.connectTo() == null ? null : new Connector(name, config.connectTo(),
                     config.connectCount(), config.reconnectInterval(), links, config.admission().keys(), lost);
         } catch (RuntimeException e) {
@@ -141,24 +141,26 @@ final class ActivationRun {
      * @param factory the endpoint factory
      * @param config  the checked configuration
      * @param lost    told (on the control loop's or the connector's thread, possibly more than once)
-     *                when the device is lost: IBV_EVENT_DEVICE_FATAL, IBV_EVENT_PORT_ERR with no port
-     *                left ACTIVE, RDMA_CM_EVENT_DEVICE_REMOVAL on any of the run's rdma_cm ids
+     *                when the device is lost: IBV_EVENT_DEVICE_FATAL, RDMA_CM_EVENT_DEVICE_REMOVAL on
+     *                any of the run's rdma_cm ids, the device no longer listed
+     * @param ports   told (on the control loop's thread) when no port is ACTIVE any more
+     *                (IBV_EVENT_PORT_ERR) and when one is again (IBV_EVENT_PORT_ACTIVE): the run stays
      * @return the running run
      * @throws ResourceException naming the bad property (a device limit), or the verbs error with its
      *                           errno as the cause (ENODEV: no such device; ENETDOWN: no port ACTIVE;
      *                           EADDRNOTAVAIL: the listen address is not the device's); nothing is left open
      */
     static ActivationRun start(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
-                               MessageEndpointFactory factory, InboundConfig config, Consumer<Fault> lost)
-            throws ResourceException {
-        ActivationRun a = open(wm, sink, tsr, factory, config, lost);
+                               MessageEndpointFactory factory, InboundConfig config, Consumer<Fault> lost,
+                               ControlLoop.Ports ports) throws ResourceException {
+        ActivationRun a = open(wm, sink, tsr, factory, config, lost, ports);
         a.startWorks(wm);
         return a;
     }
 
     private static ActivationRun open(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
-                                      MessageEndpointFactory factory, InboundConfig config, Consumer<Fault> lost)
-            throws ResourceException {
+                                      MessageEndpointFactory factory, InboundConfig config, Consumer<Fault> lost,
+                                      ControlLoop.Ports ports) throws ResourceException {
         Context context;
         try {
             context = config.device().open("activation of " + factory.getEndpointClass().getName());
@@ -172,7 +174,7 @@ final class ActivationRun {
                     + factory.getEndpointClass().getName() + " (receive slab srqMaxWr × bufferSize)",
                     context.providerName(), (long) config.srq().maxWr() * config.bufferSize());
             requireActivePort(context);
-            return new ActivationRun(wm, sink, tsr, factory, config, context, lost);
+            return new ActivationRun(wm, sink, tsr, factory, config, context, lost, ports);
         } catch (ResourceException e) {
             throw Teardown.rollback(e, context);
         } catch (VerbsException | RuntimeException | OutOfMemoryError e) {

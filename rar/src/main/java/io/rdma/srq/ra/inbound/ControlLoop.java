@@ -41,8 +41,12 @@ import java.util.function.Consumer;
  *       ({@link ReceiveBuffers#limitReached}), and {@link SrqLimitReached} is handed to the
  *       application's observers on a Work of their own ({@link ObserverDispatch}): an observer
  *       never runs on this loop's thread, so a slow one delays no accept and no deactivation;</li>
- *   <li>IBV_EVENT_DEVICE_FATAL, and IBV_EVENT_PORT_ERR when no port of the device is ACTIVE any
- *       more (ibv_query_port(3)): the device is lost, as above; others at debug;</li>
+ *   <li>IBV_EVENT_DEVICE_FATAL: the device is lost, as above;</li>
+ *   <li>IBV_EVENT_PORT_ERR when no port of the device is ACTIVE any more (ibv_query_port(3)): told
+ *       to the activation as a port outage, not a loss — the run is kept, nothing is freed during the
+ *       outage (a host that frees its connected rdma_cm ids while its link is down may get no new
+ *       connection from its peers afterwards: driver note 25), connections whose peers gave up end as
+ *       usual; then IBV_EVENT_PORT_ACTIVE: the outage is over; others at debug;</li>
  *   <li>once a second ({@link DevicePresence}): the device no longer listed by its provider — being
  *       removed — is lost too (a wildcard listener gets no DEVICE_REMOVAL of its own).</li>
  * </ul>
@@ -64,7 +68,27 @@ final class ControlLoop extends LongRunningWork {
     private final ObserverDispatch observers;
     private final LongAdder limitEvents = new LongAdder();
     private final Consumer<Fault> lost;
+    private final Ports ports;
     private final DevicePresence presence;
+    /** Whether the ports are down since IBV_EVENT_PORT_ERR (this loop's thread only). */
+    private boolean portsDown;
+
+    /** What the loop tells its activation about a port outage (on the loop's thread). */
+    interface Ports {
+        /**
+         * No port of the device is ACTIVE any more (IBV_EVENT_PORT_ERR): the run stays.
+         *
+         * @param fault what happened, ENETDOWN
+         */
+        void down(Fault fault);
+
+        /**
+         * A port is ACTIVE again (IBV_EVENT_PORT_ACTIVE) after {@link #down}.
+         *
+         * @param port the port number
+         */
+        void up(int port);
+    }
 
     /**
      * @param name              the activation's SRQ name, for logs, the thread and the event
@@ -76,9 +100,10 @@ final class ControlLoop extends LongRunningWork {
      * @param admission         who may connect
      * @param observers         where SrqLimitReached goes (on a thread of its own)
      * @param lost              told when the device is lost (may be told more than once)
+     * @param ports             told when the ports go down and come back
      */
     ControlLoop(String name, Listening listener, Context context, SharedReceiveQueue srq, ReceiveBuffers buffers,
-                Links links, Admission admission, ObserverDispatch observers, Consumer<Fault> lost) {
+                Links links, Admission admission, ObserverDispatch observers, Consumer<Fault> lost, Ports ports) {
         super("srq-control-" + name);
         this.name = name;
         this.device = context.deviceName();
@@ -90,6 +115,7 @@ final class ControlLoop extends LongRunningWork {
         this.admission = admission;
         this.observers = observers;
         this.lost = lost;
+        this.ports = ports;
         this.presence = new DevicePresence(context, DevicePresence.PERIOD);
     }
 
@@ -154,8 +180,12 @@ final class ControlLoop extends LongRunningWork {
             limitReached();
         } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
             lost.accept(Fault.deviceFatal());
-        } else if (e.type() == AsyncEventType.PORT_ERR && !anyPortActive()) {
-            lost.accept(Fault.portError(e.portNum()));
+        } else if (e.type() == AsyncEventType.PORT_ERR && !portsDown && !anyPortActive()) {
+            portsDown = true;
+            ports.down(Fault.portError(e.portNum()));
+        } else if (e.type() == AsyncEventType.PORT_ACTIVE && portsDown) {
+            portsDown = false;
+            ports.up(e.portNum());
         } else {
             LOG.debugf("activation %s: async event %s", name, e.type());
         }

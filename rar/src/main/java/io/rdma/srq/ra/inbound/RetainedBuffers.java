@@ -217,7 +217,7 @@ final class RetainedBuffers {
             return buffer >= 0;
         }
 
-        private void check() {
+        synchronized void check() {
             if (released) {
                 throw new IllegalStateException("the retained message was released");
             }
@@ -248,6 +248,7 @@ final class RetainedBuffers {
 
         @Override
         public int byteLen() {
+            state.check();
             return byteLen;
         }
 
@@ -268,21 +269,25 @@ final class RetainedBuffers {
 
         @Override
         public boolean hasImmData() {
+            state.check();
             return hasImm;
         }
 
         @Override
         public int immData() {
+            state.check();
             return immData;
         }
 
         @Override
         public long connectionId() {
+            state.check();
             return connectionId;
         }
 
         @Override
         public ReplyHandle replyHandle() {
+            state.check();
             return reply;
         }
 

@@ -32,8 +32,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       (ENODEV, EADDRNOTAVAIL, ENETDOWN: {@link OpenFailure}) it returns STARTING, logs SRQRA0403,
  *       and a {@link Recovery} Work retries with {@link Backoff} until the run opens (ACTIVE,
  *       SRQRA0402).</li>
- *   <li><b>Device loss</b> — IBV_EVENT_DEVICE_FATAL, IBV_EVENT_PORT_ERR with no port left ACTIVE,
- *       RDMA_CM_EVENT_DEVICE_REMOVAL on any of the run's rdma_cm ids — makes it RECOVERING (WARN
+ *   <li><b>Port outage</b> — IBV_EVENT_PORT_ERR with no port left ACTIVE — makes it RECOVERING
+ *       (WARN SRQRA0406) with its run kept: nothing is freed while the link is down (driver note 25),
+ *       and IBV_EVENT_PORT_ACTIVE makes it ACTIVE again (SRQRA0407), counted as a recovery. A device
+ *       loss during the outage is handled as below.</li>
+ *   <li><b>Device loss</b> — IBV_EVENT_DEVICE_FATAL, RDMA_CM_EVENT_DEVICE_REMOVAL on any of the run's
+ *       rdma_cm ids, the device no longer listed — makes it RECOVERING (WARN
  *       SRQRA0400): the Recovery Work stops the run as deactivation does (arrivals stopped, what the CQ
  *       still yields delivered within drainTimeout, the rest counted {@code lost-at-device-loss},
  *       SRQRA0401), frees every native object of the device (rxe's removal waits for exactly that),
@@ -66,6 +70,8 @@ public final class SrqActivation {
     private Fault pendingFault;
     private long recoveringSince;
     private ActivationState recoveringFrom;
+    /** Whether the current run is RECOVERING from a port outage (kept, waiting for PORT_ACTIVE). */
+    private boolean portsDown;
     private String device;
     /** The provider of the last run opened, null before the first. */
     private volatile String lastProvider;
@@ -142,7 +148,18 @@ public final class SrqActivation {
             gen = ++generation;
             pendingFault = null;
         }
-        ActivationRun r = ActivationRun.start(wm, sink, tsr, factory, config, fault -> lost(gen, fault));
+        ActivationRun r = ActivationRun.start(wm, sink, tsr, factory, config, fault -> lost(gen, fault),
+                new ControlLoop.Ports() {
+                    @Override
+                    public void down(Fault fault) {
+                        portsDown(gen, fault);
+                    }
+
+                    @Override
+                    public void up(int port) {
+                        portsUp(gen, port);
+                    }
+                });
         ActivationState from;
         Fault pending;
         synchronized (lock) {
@@ -155,6 +172,9 @@ public final class SrqActivation {
                 run = r;
                 device = r.deviceName();
                 lastProvider = r.providerName();
+                if (from == ActivationState.RECOVERING && recoveringFrom == ActivationState.ACTIVE) {
+                    recoveries.incrementAndGet(); // counted before ACTIVE is seen
+                }
                 state = ActivationState.ACTIVE;
             }
         }
@@ -172,22 +192,29 @@ public final class SrqActivation {
 
     /** The run of generation {@code gen} lost its device (on its control loop's or connector's thread). */
     private void lost(int gen, Fault fault) {
+        boolean duringOutage;
         synchronized (lock) {
             if (gen != generation) {
                 return; // an older run
             }
-            if (state != ActivationState.ACTIVE) {
+            duringOutage = state == ActivationState.RECOVERING && portsDown;
+            if (state != ActivationState.ACTIVE && !duringOutage) {
                 if (state == ActivationState.STARTING || state == ActivationState.RECOVERING) {
                     pendingFault = fault; // this run is still being opened: openRun hands it on
                 }
                 return;
             }
+            portsDown = false;
             state = ActivationState.RECOVERING;
-            recoveringSince = System.nanoTime();
+            if (!duringOutage) {
+                recoveringSince = System.nanoTime();
+            }
             recoveringFrom = ActivationState.ACTIVE;
         }
         RaLogger.LOG.deviceLost(name, device, fault.what(), fault.errnoName(), 0, backoff.maxDelay().toMillis());
-        fire(ActivationState.ACTIVE, ActivationState.RECOVERING, fault.errnoName(), fault.what());
+        if (!duringOutage) {
+            fire(ActivationState.ACTIVE, ActivationState.RECOVERING, fault.errnoName(), fault.what());
+        }
         if (!schedule(true)) {
             synchronized (lock) {
                 if (state == ActivationState.RECOVERING) {
@@ -196,6 +223,37 @@ public final class SrqActivation {
             }
             fire(ActivationState.RECOVERING, ActivationState.FAILED, fault.errnoName(), "recovery Work refused");
         }
+    }
+
+    /** The run of generation {@code gen} has no ACTIVE port any more: RECOVERING, the run kept. */
+    private void portsDown(int gen, Fault fault) {
+        synchronized (lock) {
+            if (gen != generation || state != ActivationState.ACTIVE) {
+                return; // an older run, or not serving yet (opening needs an ACTIVE port), or stopped
+            }
+            portsDown = true;
+            state = ActivationState.RECOVERING;
+            recoveringSince = System.nanoTime();
+            recoveringFrom = ActivationState.ACTIVE;
+        }
+        RaLogger.LOG.portsDown(name, device, fault.what());
+        fire(ActivationState.ACTIVE, ActivationState.RECOVERING, fault.errnoName(), fault.what());
+    }
+
+    /** A port of the run of generation {@code gen} is ACTIVE again: ACTIVE, counted as a recovery. */
+    private void portsUp(int gen, int port) {
+        long since;
+        synchronized (lock) {
+            if (gen != generation || state != ActivationState.RECOVERING || !portsDown) {
+                return;
+            }
+            portsDown = false;
+            recoveries.incrementAndGet(); // counted before ACTIVE is seen
+            state = ActivationState.ACTIVE;
+            since = recoveringSince;
+        }
+        RaLogger.LOG.portsUp(name, port, device, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since));
+        fire(ActivationState.RECOVERING, ActivationState.ACTIVE, null, "port " + port + " of " + device + " is ACTIVE");
     }
 
     /** @return whether the Recovery Work was scheduled (or the activation stopped, so none is needed) */
@@ -246,9 +304,6 @@ public final class SrqActivation {
                 if (state != ActivationState.ACTIVE) {
                     return;
                 }
-            }
-            if (from == ActivationState.ACTIVE) {
-                recoveries.incrementAndGet();
             }
             RaLogger.LOG.activationRecovered(name, device, attempt,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since), from == ActivationState.ACTIVE

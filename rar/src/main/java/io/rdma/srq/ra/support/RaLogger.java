@@ -236,4 +236,13 @@ public interface RaLogger extends BasicLogger {
     @Message(id = 405, value = "activation %s: the WorkManager refused the Work that opens the device; the "
             + "activation is FAILED until redeployed")
     void recoveryWorkRejected(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 406, value = "activation %s: no port of %s is ACTIVE (%s): RECOVERING until IBV_EVENT_PORT_ACTIVE; "
+            + "the SRQ, its buffers and the listener stay, connections whose peers give up end as usual")
+    void portsDown(String activation, String device, String what);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 407, value = "activation %s is ACTIVE again: port %d of %s is ACTIVE after %d ms")
+    void portsUp(String activation, int port, String device, long ms);
 }

@@ -231,6 +231,10 @@ class ActivationRecoveryTest {
     void aPortThatGoesDownRecoversWhenThePortIsActiveAgain() throws Exception {
         SrqActivation a = activate(spec());
         InetSocketAddress at = a.listenAddress();
+        SoftSender before = sender(at);
+        send(before, 0, 10);
+        await(() -> endpoints.received.size() == 10, "deliveries before the outage");
+        long objects = SoftProvider.liveObjects();
         SoftProvider.raisePortError(DEVICE, 1);
         assertTrue(a.awaitState(ActivationState.RECOVERING, WAIT));
         Thread.sleep(300); // attempts fail with ENETDOWN while the port is down
@@ -238,10 +242,15 @@ class ActivationRecoveryTest {
         assertFalse(a.deviceState().healthy());
         assertEquals(2, figure(ra.activationViews().getFirst(), "state"));
 
+        assertEquals(objects, SoftProvider.liveObjects(), "nothing freed during the outage (driver note 25)");
+        assertEquals(at, a.listenAddress(), "the listener stays");
+
         SoftProvider.raisePortActive(DEVICE, 1);
         assertTrue(a.awaitState(ActivationState.ACTIVE, WAIT));
-        send(sender(at), 0, 50);
-        await(() -> endpoints.received.size() == 50, "deliveries after the port came back");
+        assertEquals(1, a.recoveries(), "counted before ACTIVE was seen");
+        send(before, 10, 20); // the connection made before the outage still delivers
+        send(sender(at), 100, 50);
+        await(() -> endpoints.received.size() == 80, "deliveries after the port came back");
         assertEquals("ENETDOWN", lossEvent().errno().orElseThrow());
         assertEquals(1, a.recoveries());
     }

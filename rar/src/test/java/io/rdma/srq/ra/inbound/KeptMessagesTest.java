@@ -185,6 +185,8 @@ class KeptMessagesTest extends SoftActivationTest {
         }).join();
         await(() -> a.statistics().retained() == 0 && a.statistics().outstanding() == 64, "every buffer reposted");
         assertThrows(IllegalStateException.class, () -> kept.getFirst().payload(), "released");
+        assertThrows(IllegalStateException.class, () -> kept.getFirst().byteLen(), "every accessor, as documented");
+        assertThrows(IllegalStateException.class, () -> kept.getFirst().immData());
         assertThrows(IllegalStateException.class, () -> views.getFirst().get(0), "a view of a released buffer");
         assertEquals(0, a.statistics().copiedOut());
     }
