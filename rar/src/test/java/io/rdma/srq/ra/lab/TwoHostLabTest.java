@@ -138,25 +138,25 @@ class TwoHostLabTest {
      *
      * @return whether delivery resumed after {@code faultEnd}
      */
-    private boolean reconcile(String fault, int sender, String senderOutput, long faultStart, long faultEnd, long lostBefore)
+    private boolean reconcile(String fault, int sender, String senderOutput, long faultStart, long faultEnd)
             throws InterruptedException {
         awaitQuiet();
         List<long[]> acked = SequenceLedger.acknowledged(senderOutput);
         long ackedCount = SequenceLedger.count(acked);
         long missing = ledger.acknowledgedNotDelivered(sender, acked);
-        long lost = activation.lostAtDeviceLoss() - lostBefore;
+        long lost = activation.lostAtDeviceLoss();
         long undelivered = activation.statistics().undelivered();
         long delivered = ledger.delivered(sender);
         long resumed = ledger.firstDeliveryAfter(faultEnd);
-        System.out.printf("TWOHOST fault=%s sender=%d acknowledged=%d delivered=%d acknowledged-not-delivered=%d "
+        System.out.println(String.format("TWOHOST fault=%s sender=%d acknowledged=%d delivered=%d acknowledged-not-delivered=%d "
                         + "counted-undelivered=%d (lost-at-device-loss %d, undelivered %d) delivered-not-acknowledged=%d "
-                        + "duplicates=%d resume-after-fault-end-ms=%s fault-to-resume-ms=%s recoveries=%d sender:%s%n",
+                        + "duplicates=%d resume-after-fault-end-ms=%s fault-to-resume-ms=%s recoveries=%d sender:%s",
                 fault, sender, ackedCount, delivered, missing, lost + undelivered, lost, undelivered,
                 delivered - (ackedCount - missing), ledger.duplicates(),
                 resumed < 0 ? "none" : TimeUnit.NANOSECONDS.toMillis(resumed - faultEnd),
                 resumed < 0 ? "none" : TimeUnit.NANOSECONDS.toMillis(resumed - faultStart), activation.recoveries(),
                 senderOutput.lines().filter(l -> l.startsWith("FAIL") || l.startsWith("RESUMED") || l.startsWith("SENDER"))
-                        .map(l -> " [" + l + "]").reduce("", String::concat));
+                        .map(l -> " [" + l + "]").reduce("", String::concat)));
         assertEquals(0, ledger.duplicates(), "no message delivered twice");
         assertTrue(missing <= lost + undelivered, "every acknowledged message delivered or counted: " + missing
                 + " acknowledged and not delivered, " + (lost + undelivered) + " counted; " + activation.statistics());
@@ -172,7 +172,7 @@ class TwoHostLabTest {
         awaitDelivered(7, 2000, Duration.ofSeconds(30));
         assertEquals(2000, SequenceLedger.count(SequenceLedger.acknowledged(out)), out);
         assertEquals(0, ledger.duplicates());
-        System.out.printf("TWOHOST fault=none sender=SrqPeer acknowledged=2000 delivered=%d duplicates=0%n", ledger.delivered(7));
+        System.out.println("TWOHOST fault=none sender=SrqPeer acknowledged=2000 delivered=" + ledger.delivered(7) + " duplicates=0");
     }
 
     @Test
@@ -204,10 +204,10 @@ class TwoHostLabTest {
         long end = System.nanoTime();
         assertEquals(0, TwoHostLab.here(List.of("ip", "link", "set", lab.netdev(), "up"), Duration.ofSeconds(30)));
         assertTrue(activation.awaitState(ActivationState.ACTIVE, Duration.ofSeconds(60)), "ACTIVE again: " + activation.state());
-        System.out.printf("TWOHOST link-down-5s: the activation ACTIVE again %d ms after the link came up%n",
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - end));
+        System.out.println(String.format("TWOHOST link-down-5s: the activation ACTIVE again %d ms after the link came up",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - end))); // one write: the log shares the file
         String out = awaitSender(cmd);
-        boolean resumed = reconcile("link-down-5s", 1, out, start, end, 0);
+        boolean resumed = reconcile("link-down-5s", 1, out, start, end);
         // The counts above hold either way. That the sender host reconnects at all is the kernel's part:
         // on 6.1 it could not while the receiver freed connected rdma_cm ids with its link down (driver
         // note 25); reported as a skip with that reason, not a pass.
@@ -229,10 +229,10 @@ class TwoHostLabTest {
         assertEquals(0, TwoHostLab.here(List.of("rdma", "link", "add", lab.device(), "type", "rxe", "netdev", lab.netdev()),
                 Duration.ofSeconds(30)));
         long end = System.nanoTime();
-        System.out.printf("TWOHOST rdma link delete took %d ms%n", TimeUnit.NANOSECONDS.toMillis(deleted - start));
+        System.out.println("TWOHOST rdma link delete took " + TimeUnit.NANOSECONDS.toMillis(deleted - start) + " ms");
         assertTrue(activation.awaitState(ActivationState.ACTIVE, Duration.ofSeconds(60)), "ACTIVE again: " + activation.state());
         String out = awaitSender(cmd, 0);
-        assertTrue(reconcile("rxe-delete-add", 2, out, start, end, 0), "delivery resumed");
+        assertTrue(reconcile("rxe-delete-add", 2, out, start, end), "delivery resumed");
         assertTrue(activation.recoveries() >= 1, "recovered");
     }
 
@@ -248,8 +248,8 @@ class TwoHostLabTest {
         long end = System.nanoTime();
         String second = seqSend(4, 1000);
         String out = awaitSender(second, 0);
-        reconcile("sender-killed(killed one)", 3, killedOutput, start, end, 0);
-        assertTrue(reconcile("sender-killed(new one)", 4, out, start, end, 0), "the new sender's messages delivered");
+        reconcile("sender-killed(killed one)", 3, killedOutput, start, end);
+        assertTrue(reconcile("sender-killed(new one)", 4, out, start, end), "the new sender's messages delivered");
         assertEquals(1000, ledger.delivered(4), "the new sender's every message");
     }
 }
