@@ -31,7 +31,8 @@
 #   LAB_JAVA_OPTS      extra JVM args for the tests
 #   LAB_DEVICE (rxe0)  LAB_GID_INDEX (1)  LAB_LISTEN_ADDRESS (RXE_ADDR without the prefix: 10.77.0.1)
 #   LAB_JAVA_HOME      JDK 25 for the host build and the guest (default /usr/lib/jvm/temurin-25-jdk-amd64)
-#   LAB_TWOHOST        1 (default): also the two-host part; 0: not; only: the two-host part alone
+#   LAB_TWOHOST        1: also the two-host part (the default, unless LAB_JUNIT_ARGS is set: then 0);
+#                      0: not; only: the two-host part alone
 #   LAB_TWOHOST_PORT   first of the two host loopback UDP ports of the virtual link (default 17801)
 #   RXE_BOOT_TIMEOUT (180), RXE_TIMEOUT (whole VM; default here 2400)
 set -u
@@ -71,7 +72,8 @@ export LAB_LISTEN_ADDRESS=${LAB_LISTEN_ADDRESS:-$(A=${RXE_ADDR:-10.77.0.1/24}; e
 export LAB_STEP_TIMEOUT=${LAB_STEP_TIMEOUT:-120} LAB_JUNIT_TIMEOUT=${LAB_JUNIT_TIMEOUT:-1200}
 export LAB_JUNIT_ARGS=${LAB_JUNIT_ARGS:-} LAB_JAVA_OPTS=${LAB_JAVA_OPTS:-}
 export LAB_JAVA=$JAVA_HOME/bin/java
-TWOHOST=${LAB_TWOHOST:-1}
+# the two-host part by default, but not when LAB_JUNIT_ARGS narrows the run to some tests (set LAB_TWOHOST=1 too for both)
+TWOHOST=${LAB_TWOHOST:-$([ -n "$LAB_JUNIT_ARGS" ] && echo 0 || echo 1)}
 VMRC=0
 if [ "$TWOHOST" != only ]; then
   RXE_RW=$REPORTS RXE_TIMINGS=$REPORTS/vm-timings.txt \
