@@ -204,6 +204,7 @@ class TwoHostLabTest {
         long end = System.nanoTime();
         assertEquals(0, TwoHostLab.here(List.of("ip", "link", "set", lab.netdev(), "up"), Duration.ofSeconds(30)));
         assertTrue(activation.awaitState(ActivationState.ACTIVE, Duration.ofSeconds(60)), "ACTIVE again: " + activation.state());
+        assertTrue(activation.recoveries() >= 1, "the port error seen and recovered from: " + activation.recoveries());
         System.out.println(String.format("TWOHOST link-down-5s: the activation ACTIVE again %d ms after the link came up",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - end))); // one write: the log shares the file
         String out = awaitSender(cmd);
