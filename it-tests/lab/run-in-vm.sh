@@ -6,13 +6,19 @@
 # perftest, ... as the host), loads rdma_rxe, creates soft-RoCE device rxe0 on a
 # guest-only netdev, runs CMD as root inside the guest (cwd = the caller's cwd, output
 # streamed), powers off, and exits with CMD's exit code (125 = guest never reported one).
-# No NIC is attached (-nodefaults -nic none): no packet can leave this machine.
+# No NIC is attached (-nodefaults -nic none) unless RXE_NIC names one: no packet can leave this machine.
 #
 # Knobs (environment):
 #   RXE_ACCEL   auto (default) | kvm | tcg.  auto = kvm only when /dev/kvm is hardware
 #               KVM; kvm_pvm (this sandbox) cannot run a stock kernel, so auto -> tcg
-#   RXE_NETDEV  dummy (default) | veth | lo   netdev under rxe0 (lo breaks rdma_cm)
-#   RXE_ADDR    10.77.0.1/24 (default)        guest-only address of that netdev
+#   RXE_NETDEV  dummy (default) | veth | lo | nic   netdev under rxe0 (lo breaks rdma_cm; nic =
+#               the virtio NIC of RXE_NIC, eth0 in the guest)
+#   RXE_ADDR    10.77.0.1/24 (default)        address of that netdev
+#   RXE_NIC     a qemu -netdev backend for one virtio-net NIC (default: none), e.g. the two-host
+#               lab's `dgram,local.type=inet,local.host=127.0.0.1,local.port=P1,remote.type=inet,
+#               remote.host=127.0.0.1,remote.port=P2`: a link to another guest over host loopback UDP
+#   RXE_MAC     the NIC's MAC address (default 52:54:00:12:34:56)
+#   RXE_HOSTNAME  the guest's host name (default rxe-guest)
 #   RXE_MTU     1500 (default -> rxe active_mtu 1024); 4200+ gives active_mtu 4096
 #   RXE_MEM     guest MiB (default 4096)      RXE_SMP  vcpus (default: nproc)
 #   RXE_TIMEOUT      seconds before the VM is killed, whatever it is doing (default 900)
@@ -98,7 +104,11 @@ pwd > "$RUN/cwd"
 
 APPEND="console=ttyS0 loglevel=${RXE_LOGLEVEL:-4} panic=-1 oops=panic nokaslr ${RXE_APPEND:-}"
 APPEND+=" RXE_STAGE2=$VM/guest-init.sh RXE_NETDEV=${RXE_NETDEV:-dummy} RXE_ADDR=${RXE_ADDR:-10.77.0.1/24} RXE_MTU=${RXE_MTU:-1500}"
-APPEND+=" RXE_CMD_TIMEOUT=${RXE_CMD_TIMEOUT:-0}"
+APPEND+=" RXE_CMD_TIMEOUT=${RXE_CMD_TIMEOUT:-0} RXE_HOSTNAME=${RXE_HOSTNAME:-rxe-guest}"
+NIC_ARGS=(-nic none)
+if [ -n "${RXE_NIC:-}" ]; then         # one virtio NIC on the given backend (two-host lab)
+  NIC_ARGS=(-netdev "${RXE_NIC},id=labnet" -device "virtio-net-pci,netdev=labnet,mac=${RXE_MAC:-52:54:00:12:34:56}")
+fi
 [ -n "$KROOT" ] && APPEND+=" RXE_KROOT=$KROOT"
 RW_ARGS=(); RW_LIST=
 if [ -n "${RXE_RW:-}" ]; then          # host dirs the guest may write to (same path inside)
@@ -116,7 +126,7 @@ T0=$(date +%s.%N)
 TOTAL_TO=${RXE_TIMEOUT:-900} BOOT_TO=${RXE_BOOT_TIMEOUT:-180} OFF_TO=${RXE_OFF_TIMEOUT:-30}
 timeout -k 10 "$TOTAL_TO" qemu-system-x86_64 "${ACCEL_ARGS[@]}" \
   -m "${RXE_MEM:-4096}" -smp "${RXE_SMP:-$(nproc)}" \
-  -nodefaults -no-user-config -nic none -display none -no-reboot \
+  -nodefaults -no-user-config "${NIC_ARGS[@]}" -display none -no-reboot \
   -serial "file:$RUN/console.log" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=passthrough,readonly=on,multidevs=remap \
   -virtfs "local,path=$RUN,mount_tag=rxerun,security_model=passthrough" "${RW_ARGS[@]}" \

@@ -4,6 +4,7 @@
 # with the host through RXE_RW):
 #   kernel.txt, ibv_devinfo.txt (ibv_devinfo -v), srq_pingpong.log, ib_send_bw_srq.log,
 #   junit-console.txt, junit/ (the console launcher's XML), steps.txt ("name rc=N secs=S" lines)
+# (the two-host part of the lab has its own guest side: twohost-suite.sh)
 # CPDIR is what build-classpath.sh built on the host: {native,rar}-classes/ {native,rar}-test-classes/ lib/ classpath.txt and
 # junit-platform-console-standalone.jar. Nothing is compiled here.
 # Knobs (environment, forwarded by run-lab.sh): LAB_DEVICE (rxe0), LAB_GID_INDEX (1),
@@ -45,38 +46,17 @@ grep -E 'bytes in|iters|rc=' "$REPORTS/srq_pingpong.log"
 step ib_send_bw_srq "$REPORTS/ib_send_bw_srq.log" env DEV="$DEV" GIDX="$GIDX" TO="$STEP_TO" "$D/send_bw_srq.sh"
 grep -E '^ *#bytes|^ *[0-9]+ +[0-9]+ |rc=' "$REPORTS/ib_send_bw_srq.log"
 
-# JUnit: on timeout the JVM gets SIGQUIT first (a thread dump lands in junit-console.txt),
-# then SIGKILL 15 s later. No pipe: the console output goes to a file that tail follows until
-# the JVM's timeout process ends, so a process the tests started and left running (a peer tool
-# holding stdout) cannot stall the lab; such processes are killed afterwards (they share
-# timeout's process group).
-CP=$(cat "$CPDIR/classpath.txt")
-# rar: only its lab tests (io.rdma.srq.ra.lab); its soft-device tests ran in mvn verify on the host
-echo "##### junit (console output: $REPORTS/junit-console.txt)"
-t0=$EPOCHREALTIME
-: > "$REPORTS/junit-console.txt"
-timeout -s QUIT -k 15 "$JUNIT_TO" "$JAVA" --enable-native-access=ALL-UNNAMED \
+# JUnit (junit-step.sh): rar only its lab tests (io.rdma.srq.ra.lab); its soft-device tests ran in
+# mvn verify on the host
+. "$D/junit-step.sh"
+# word splitting of LAB_JAVA_OPTS / LAB_JUNIT_ARGS is intended (several arguments)
+# shellcheck disable=SC2086
+junit_step junit "$REPORTS" "$JAVA" "$JUNIT_TO" "$CPDIR" \
   -Dverbs.provider=ibverbs -Dverbs.device="$DEV" -Dverbs.gidIndex="$GIDX" \
-  -Dverbs.devinfo="$REPORTS/ibv_devinfo.txt" -Dverbs.listenAddress="$ADDR" \
-  -XX:ErrorFile="$REPORTS/hs_err_pid%p.log" ${LAB_JAVA_OPTS:-} \
-  -jar "$CPDIR/junit-platform-console-standalone.jar" execute \
-  --disable-banner --disable-ansi-colors --details=tree \
-  --class-path "$CP" --scan-class-path "$CPDIR/native-test-classes:$CPDIR/rar-test-classes" \
-  --exclude-classname='io\.rdma\.srq\.ra\.(?!lab\.).*' \
-  --reports-dir "$REPORTS/junit" ${LAB_JUNIT_ARGS:-} < /dev/null > "$REPORTS/junit-console.txt" 2>&1 &
-JPID=$!
-tail -n +1 -f --pid="$JPID" "$REPORTS/junit-console.txt" & TAILPID=$!
-wait "$JPID"; rc=$?
-wait "$TAILPID"
-if left=$(pgrep -a -g "$JPID"); then
-  echo "##### junit: the tests left these processes running; killing them:"
-  echo "$left" | sed 's/^/#####   /' | tee -a "$REPORTS/junit-console.txt"
-  kill -KILL -- "-$JPID" 2>/dev/null
-fi
-secs=$(awk "BEGIN{printf \"%.1f\", ${EPOCHREALTIME/,/.} - ${t0/,/.}}")
-case $rc in 124|137) echo "##### junit TIMED OUT after ${JUNIT_TO}s (rc=$rc; thread dump above)";; esac
-echo "junit rc=$rc secs=$secs" >> "$STEPS"
-echo "##### junit rc=$rc (${secs}s)"
+  -Dverbs.devinfo="$REPORTS/ibv_devinfo.txt" -Dverbs.listenAddress="$ADDR" ${LAB_JAVA_OPTS:-} -- \
+  --scan-class-path "$CPDIR/native-test-classes:$CPDIR/rar-test-classes" \
+  --exclude-classname='io\.rdma\.srq\.ra\.(?!lab\.).*' ${LAB_JUNIT_ARGS:-}
+rc=$?
 [ $rc = 0 ] || fail=1
 sync
 exit $fail

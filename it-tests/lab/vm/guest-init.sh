@@ -13,7 +13,7 @@ mkdir -p /run/rxe
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none rxerun /run/rxe || { log "cannot mount run share"; off; }
 UP_STAGE2=$(cut -d" " -f1 /proc/uptime)
 ln -sfn /proc/self/fd /dev/fd
-hostname rxe-guest; echo "127.0.1.1 rxe-guest" >> /etc/hosts
+hostname "${RXE_HOSTNAME:-rxe-guest}"; echo "127.0.1.1 ${RXE_HOSTNAME:-rxe-guest}" >> /etc/hosts
 ulimit -l unlimited
 if [ -n "${RXE_KROOT:-}" ]; then        # kernel unpacked outside /lib/modules (setup-host.sh)
   # Debian 12's kernel package has lib/modules, Debian 13's (merged /usr) usr/lib/modules; on a
@@ -29,9 +29,13 @@ for e in "${RWS[@]}"; do                 # RXE_RW=tag=/abs/dir,... : read-write 
   mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none "${e%%=*}" "${e#*=}" || log "mount ${e#*=} failed"
 done
 ip link set lo up
-for m in rdma_rxe ib_uverbs rdma_ucm ib_umad dummy; do modprobe $m || log "modprobe $m failed"; done
+NICMOD=; [ "${RXE_NETDEV:-dummy}" = nic ] && NICMOD=virtio_net
+for m in rdma_rxe ib_uverbs rdma_ucm ib_umad dummy $NICMOD; do modprobe $m || log "modprobe $m failed"; done
 case "${RXE_NETDEV:-dummy}" in
   lo) DEV=lo ;;
+  nic) DEV=eth0                        # the virtio NIC qemu got from RXE_NIC (run-in-vm.sh)
+       for i in $(seq 50); do [ -e /sys/class/net/$DEV ] && break; sleep 0.1; done
+       ip link set $DEV mtu ${RXE_MTU:-1500}; ip addr add ${RXE_ADDR:-10.77.0.1/24} dev $DEV; ip link set $DEV up ;;
   veth) DEV=rxeveth0; ip link add $DEV type veth peer name rxeveth1
         ip link set $DEV mtu ${RXE_MTU:-1500}; ip link set rxeveth1 mtu ${RXE_MTU:-1500}
         ip addr add ${RXE_ADDR:-10.77.0.1/24} dev $DEV; ip link set $DEV up; ip link set rxeveth1 up ;;

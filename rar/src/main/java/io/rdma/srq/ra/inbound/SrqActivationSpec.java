@@ -69,7 +69,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private String tokenMaxAge = "30000";
     private String trafficClass = "";
     private String ackTimeout = "14";
-    private String retryCount = "7";
+    private String retryCount = "6";
     private String rnrRetryCount = "7";
     private String ordering = "none";
     private String maxHeldPerConnection = "";
@@ -553,7 +553,7 @@ public class SrqActivationSpec implements ActivationSpec {
         return retryCount;
     }
 
-    /** @param retryCount transport retries after an ACK timeout, 0..7 (default 7) */
+    /** @param retryCount transport retries after an ACK timeout, 0..7 (default 6; rxe retries forever with 7) */
     public void setRetryCount(String retryCount) {
         this.retryCount = retryCount;
     }

@@ -80,8 +80,8 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private String trafficClass = "";
     @ConfigProperty(defaultValue = "14", description = "ACK timeout exponent, 1..31: 4.096 us x 2^n (14 = 67.1 ms); a dead peer is seen after ackTimeout x (retryCount + 1)")
     private String ackTimeout = "14";
-    @ConfigProperty(defaultValue = "7", description = "Transport retries after an ACK timeout, 0..7")
-    private String retryCount = "7";
+    @ConfigProperty(defaultValue = "6", description = "Transport retries after an ACK timeout, 0..7 (rxe retries forever with 7)")
+    private String retryCount = "6";
     @ConfigProperty(defaultValue = "7", description = "Retries after an RNR NAK (the peer's SRQ empty), 0..7; 7 = retry forever")
     private String rnrRetryCount = "7";
 

@@ -27,8 +27,8 @@ class RcConnectionFabricTest {
         try (Context ctx = new SoftProvider().open(SoftProvider.defaultDeviceName());
              RcPair pair = RcPair.open(ctx, InetAddress.ofLiteral("10.0.0.1"), connecting, accepting)) {
             assertEquals(connecting, pair.connected().qp().queryConnectionParameters());
-            assertEquals(new ConnectionParameters(OptionalInt.of(0), OptionalInt.of(14), 7, 7),
-                    pair.accepted().qp().queryConnectionParameters(), "defaults: rdma_cm's traffic class (0), 14, 7, 7");
+            assertEquals(new ConnectionParameters(OptionalInt.of(0), OptionalInt.of(14), FabricProperties.DEFAULT_RETRY_COUNT, 7),
+                    pair.accepted().qp().queryConnectionParameters(), "defaults: rdma_cm's traffic class (0), 14, 6, 7");
         }
         assertEquals(live, SoftProvider.liveObjects());
     }
