@@ -2,6 +2,7 @@ package io.rdma.srq.verbs;
 
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.verbs.testing.LogLines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,26 +50,8 @@ class VerbsAutoTest {
 
     @Test
     void theSameChoiceIsLoggedOnceNotOnEveryOpen() throws Exception {
-        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.rdma.srq.verbs");
-        java.util.logging.Handler h = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                if (r.getMessage() != null && r.getMessage().contains("SRQVB000")) {
-                    lines.add(r.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(h);
-        try {
+        try (LogLines log = LogLines.capture("io.rdma.srq.verbs")) {
+            List<String> lines = log.lines();
             VerbsProvider none = new Listing("ibverbs", Optional.empty(), List.of());
             VerbsProvider ib = new Listing("ibverbs", Optional.empty(), List.of(new DeviceInfo("rxe0", 0L, "rxe")));
             Verbs.auto(Optional.of(ib), Optional.of(SOFT), List.of("rxe0")); // a different last choice first
@@ -76,11 +59,9 @@ class VerbsAutoTest {
             for (int i = 0; i < 5; i++) { // e.g. every /metrics scrape reads the device state
                 Verbs.auto(Optional.of(none), Optional.of(SOFT), List.of());
             }
-            assertEquals(1, lines.size(), "SRQVB0002 once for five equal choices: " + lines);
+            assertEquals(1, log.containing("SRQVB000").size(), "SRQVB0002 once for five equal choices: " + lines);
             Verbs.auto(Optional.of(ib), Optional.of(SOFT), List.of("rxe0"));
-            assertEquals(2, lines.size(), "a changed choice is logged again: " + lines);
-        } finally {
-            log.removeHandler(h);
+            assertEquals(2, log.containing("SRQVB000").size(), "a changed choice is logged again: " + lines);
         }
     }
 

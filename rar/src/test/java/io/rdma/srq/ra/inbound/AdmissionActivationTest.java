@@ -19,6 +19,7 @@ import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.Verbs;
 import io.rdma.srq.verbs.soft.SoftProvider;
+import io.rdma.srq.verbs.testing.LogLines;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.InvalidPropertyException;
 import org.junit.jupiter.api.Test;
@@ -252,24 +253,8 @@ class AdmissionActivationTest extends SoftActivationTest {
 
     @Test
     void aNonLoopbackListenerWithNeitherAllowedPeersNorAKeyWarnsAtStart() throws Exception {
-        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.rdma.srq.ra");
-        java.util.logging.Handler h = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                lines.add(r.getLevel() + " " + r.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(h);
-        try {
+        try (LogLines log = LogLines.capture("io.rdma.srq.ra")) {
+            List<String> lines = log.lines();
             activate("listenAddress", "127.0.0.1");
             ra.endpointDeactivation(endpoints, null);
             assertTrue(lines.stream().noneMatch(l -> l.contains("SRQRA0201")), "loopback: no warning " + lines);
@@ -280,8 +265,6 @@ class AdmissionActivationTest extends SoftActivationTest {
             assertTrue(lines.stream().noneMatch(l -> l.contains("SRQRA0201")), "restricted: no warning " + lines);
             activate();
             assertTrue(lines.stream().anyMatch(l -> l.startsWith("WARN SRQRA0201")), "open on 10.0.0.1: " + lines);
-        } finally {
-            log.removeHandler(h);
         }
     }
 

@@ -3,13 +3,12 @@ package io.rdma.srq.ra.support;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.Context;
+import io.rdma.srq.verbs.testing.LogLines;
 import jakarta.resource.spi.InvalidPropertyException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,32 +20,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and its reason; an address no interface has and a malformed GID are clear errors.
  */
 class DeviceSelectionTest {
-    private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.rdma.srq.ra");
-    private final java.util.logging.Handler handler = new java.util.logging.Handler() {
-        @Override
-        public void publish(java.util.logging.LogRecord r) {
-            lines.add(r.getLevel() + " " + java.text.MessageFormat.format(r.getMessage(),
-                    r.getParameters() == null ? new Object[0] : r.getParameters()));
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogLines log;
 
     @BeforeEach
     void capture() {
-        log.addHandler(handler);
+        log = LogLines.capture("io.rdma.srq.ra");
     }
 
     @AfterEach
     void release() {
-        log.removeHandler(handler);
+        log.close();
     }
 
     private String chosen(String device, String profile) throws Exception {
@@ -57,7 +40,7 @@ class DeviceSelectionTest {
     }
 
     private String lastLine() {
-        return lines.stream().filter(l -> l.contains("SRQRA0050")).reduce((a, b) -> b).orElse("no SRQRA0050 in " + lines);
+        return log.containing("SRQRA0050").stream().reduce((a, b) -> b).orElse("no SRQRA0050 in " + log.lines());
     }
 
     @Test
