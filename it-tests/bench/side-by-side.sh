@@ -44,7 +44,8 @@
 #   about a second at the rates seen), TP_JMS_MESSAGES (per run of a JMS case, 20000), RR_CALLS (timed
 #   calls per caller and run, 20000, a quarter as many untimed first), RR_MAX_MS (a run's timed phase
 #   ends after this many ms if the calls have not, 5000; the warm-up after a third of it), BENCH_OUT
-#   (it-tests/target/side-by-side), MVN_ARGS (e.g. -o), JAVA_HOME (JDK 25).
+#   (it-tests/target/side-by-side), MVN_ARGS (e.g. -o), JAVA_HOME (JDK 25), SERVER_JAVA_OPTS (extra JVM
+#   arguments of the server, e.g. -Dsrq.call.spinNanos=200000; the summary names them).
 # Ports: WildFly's 8080 and 9990 (shared on this machine: the server part waits for the lock).
 # About 8-10 minutes on 2 cores.
 set -uo pipefail
@@ -128,7 +129,7 @@ server() {
     > "$OUT/configure.log" 2>&1 || die "offline configuration failed; see $OUT/configure.log"
   [ -f "$BASE/log/server.log" ] && mv "$BASE/log/server.log" "$BASE/log/configure-embedded.log"
   say "starting WildFly (standalone-full, base dir $BASE)"
-  JAVA_OPTS="-Xms2g -Xmx2g -XX:MetaspaceSize=96M -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true -Djboss.modules.system.pkgs=org.jboss.byteman --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED" \
+  JAVA_OPTS="-Xms2g -Xmx2g -XX:MetaspaceSize=96M -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true -Djboss.modules.system.pkgs=org.jboss.byteman --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED ${SERVER_JAVA_OPTS:-}" \
     nohup "$WILDFLY/bin/standalone.sh" -c standalone-full.xml -Djboss.server.base.dir="$BASE" \
     > "$OUT/console.log" 2>&1 < /dev/null &
   SERVER_PID=$!
@@ -237,7 +238,7 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
   echo "Command: \`$COMMAND\` (ROUNDS=$ROUNDS, TP_MESSAGES=$TP_MESSAGES, TP_JMS_MESSAGES=$TP_JMS_MESSAGES, RR_CALLS=$RR_CALLS," \
        "RR_MAX_MS=$RR_MAX_MS); wall time $(( $(date +%s) - T0 )) s. Medians of $ROUNDS" \
        "interleaved rounds (min–max in brackets), after one untimed warm-up run of each throughput case."
-  echo "Server JVM: -Xms2g -Xmx2g, C2 (no TieredStopAtLevel). The soft device (provider=soft) is in the"
+  echo "Server JVM: -Xms2g -Xmx2g${SERVER_JAVA_OPTS:+ $SERVER_JAVA_OPTS}, C2 (no TieredStopAtLevel). The soft device (provider=soft) is in the"
   echo "server's JVM: senders and receivers share its 2 cores. Artemis: NON_PERSISTENT, address-setting \`#\`"
   echo "max-size-bytes=-1 (bench.cli), so nothing pages: \`AMQ222038\` (starting paging) lines in the run's"
   echo "server log: $(cat "$OUT/paging-lines.txt")."

@@ -61,6 +61,7 @@ final class PeerLink implements AutoCloseable {
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong lateReplies = new AtomicLong();
     private final AtomicLong droppedUnsolicited = new AtomicLong();
+    private final CallSpin spin = new CallSpin();
     private volatile boolean echoes;
     private volatile VerbsException failure;
 
@@ -180,8 +181,8 @@ final class PeerLink implements AutoCloseable {
 
     /**
      * Waits for a synchronous call's outcome: the caller polls the pooled connection's CQs itself
-     * while it spins, then parks and leaves the polling to the servicing loop
-     * ({@link PendingCall#await}).
+     * while it spins (for as long as this peer's {@link CallSpin} says), then parks and leaves the
+     * polling to the servicing loop ({@link PendingCall#await}).
      *
      * @param c        the call, from {@link #start}
      * @param deadline System.nanoTime at which it times out
@@ -190,7 +191,10 @@ final class PeerLink implements AutoCloseable {
      * @throws SrqCallException the failure
      */
     SrqMessage await(PendingCall c, long deadline, Duration timeout) {
-        return c.await(deadline, () -> timedOut(c, timeout), poll, service);
+        long t0 = System.nanoTime();
+        SrqMessage reply = c.await(deadline, spin.nanos(), () -> timedOut(c, timeout), poll, service);
+        spin.replied(System.nanoTime() - t0);
+        return reply;
     }
 
     /**

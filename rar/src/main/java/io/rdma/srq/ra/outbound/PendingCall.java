@@ -15,22 +15,13 @@ import java.util.function.IntSupplier;
  * reply, or the failure) set exactly once by whoever comes first — the thread that polled the
  * reply (the caller itself, another caller of the same pooled connection, or the servicing loop),
  * the waiter at its deadline, a close or a peer failure — and its way of waking the caller: a
- * synchronous caller polls the pooled connection's CQs itself for {@link #SPIN_NANOS} when
- * {@link SpinBudget} gives it a slot (so the reply needs no hand-off to another thread), then
+ * synchronous caller polls the pooled connection's CQs itself for as long as {@link CallSpin} says
+ * when {@link SpinBudget} gives it a slot (so the reply needs no hand-off to another thread), then
  * parks and counts itself with the servicing loop, which polls for it from then on (no lock held
  * while waiting, no thread per peer); an asynchronous call's future is completed on the common
  * pool, never on the thread that set the outcome.
  */
 final class PendingCall {
-    /**
-     * How long a synchronous caller polls and spins before it parks, in ns (system property
-     * {@code srq.call.spinNanos}): long enough to catch a reply of the soft device or an in-host
-     * hardware round trip without a park/unpark (each costs a few µs to tens of µs), bounded so that
-     * waiting callers on two cores do not starve the threads that produce the reply (the
-     * activation's poller and endpoint). Chosen by measurement: see it-tests/bench/RESULTS.md.
-     */
-    static final long SPIN_NANOS = Long.getLong("srq.call.spinNanos", 20_000L);
-
     private final int id;
     private final CompletableFuture<SrqMessage> future;
     private final AtomicReference<Object> outcome = new AtomicReference<>();
@@ -89,23 +80,24 @@ final class PendingCall {
 
     /**
      * Waits for the outcome until {@code deadline} (System.nanoTime): polls with {@code poll} and
-     * spins for {@link #SPIN_NANOS} if {@link SpinBudget#PROCESS} has a slot, then parks, counted
+     * spins for {@code spinNanos} if {@link SpinBudget#PROCESS} has a slot, then parks, counted
      * with {@code service} as a call the servicing loop must poll for; at the deadline asks
      * {@code onTimeout} to set the timeout (which it does unless the reply won the race).
      * Synchronous calls only.
      *
      * @param deadline  System.nanoTime at which the call times out
+     * @param spinNanos how long to poll and spin before parking, ns ({@link CallSpin#nanos})
      * @param onTimeout sets the timeout outcome
      * @param poll      one poll of the pooled connection's CQs, returning at once if another thread polls
      * @param service   the servicing loop, which polls while the caller is parked
      * @return the reply
      * @throws SrqCallException the failure
      */
-    SrqMessage await(long deadline, Runnable onTimeout, IntSupplier poll, ReceiveService service) {
+    SrqMessage await(long deadline, long spinNanos, Runnable onTimeout, IntSupplier poll, ReceiveService service) {
         Object o = outcome.get();
-        if (o == null && SPIN_NANOS > 0 && SpinBudget.PROCESS.tryEnter()) {
+        if (o == null && spinNanos > 0 && SpinBudget.PROCESS.tryEnter()) {
             try {
-                long spinUntil = Math.min(System.nanoTime() + SPIN_NANOS, deadline);
+                long spinUntil = Math.min(System.nanoTime() + spinNanos, deadline);
                 do {
                     if (poll.getAsInt() == 0) {
                         Thread.onSpinWait();

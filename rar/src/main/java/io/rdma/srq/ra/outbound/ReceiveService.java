@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * (limit events, device loss). No thread per pooled connection or peer.
  *
  * <p>The wait: a synchronous caller polls its own pooled connection while it spins
- * ({@link PendingCall#SPIN_NANOS}), so the loop need not; while a call waits that no thread polls
+ * ({@link CallSpin}), so the loop need not; while a call waits that no thread polls
  * for (an asynchronous call, or a caller that spun and parked) the loop polls without pause if
  * {@link SpinBudget} gives it a slot, else with {@value #BACKOFF_MICROS} µs parks; otherwise it
  * parks {@value #IDLE_PARK_MICROS} µs between polls, so an idle pool costs a wake-up per

@@ -43,20 +43,8 @@ public final class SpinBudget {
     }
 
     private static int slotsFromProperty() {
-        String text = System.getProperty("srq.spinners");
-        if (text == null || text.isBlank()) {
-            return Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
-        }
-        int n;
-        try {
-            n = Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("srq.spinners must be an integer in 0..1024, got '" + text + "'", e);
-        }
-        if (n < 0 || n > 1024) {
-            throw new IllegalArgumentException("srq.spinners must be in 0..1024, got " + n);
-        }
-        return n;
+        long dflt = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
+        return (int) SystemProperties.longIn("srq.spinners", Math.min(dflt, 1024), 0, 1024);
     }
 
     /** @return whether the caller may spin now; if so it must call {@link #exit()} once it stops */
