@@ -397,7 +397,7 @@ printf '  %-26s %s\n' \
     "  throughput" "$cold_TP" \
     "warm run (second)" "$( [ "$WARM" -gt 0 ] && echo "sent $warm_SENT of $WARM, delivered $warm_DELIVERED; limit events $warm_LIMIT" || echo "skipped (--warm 0)")" \
     "  throughput" "$( [ "$WARM" -gt 0 ] && echo "$warm_TP" || echo "-")" \
-    "request/reply, cold" "$(calls_line "$CALLS_COLD") (EJB->MDB->EJB)" \
+    "request/reply, cold" "$(calls_line "$CALLS_COLD") (EJB->MDB->EJB; each call an EJB invocation that takes a pooled connection)" \
     "request/reply, warm" "$(calls_line "$CALLS_WARM")" \
     "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill)" \
     "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?} (one per batch of up to 32 messages), LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
