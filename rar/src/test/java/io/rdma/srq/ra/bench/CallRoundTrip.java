@@ -1,0 +1,151 @@
+package io.rdma.srq.ra.bench;
+
+import io.rdma.srq.api.SrqPeer;
+import org.HdrHistogram.Histogram;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * The adapter's request/reply round trip in the lab (issue 25: against perftest's
+ * {@code ib_send_lat} on rxe0): one caller thread's {@code SrqPeer.call} from a pooled connection
+ * to an activation in the same JVM whose listener echoes the request with
+ * {@code ReceiveCompletion.reply} ({@link EchoCallPair}), each call timed with System.nanoTime and
+ * recorded in an HdrHistogram. Not a test: a main run by {@code it-tests/lab/bench/round-trip.sh}
+ * inside the rxe lab, one long-lived JVM for all runs (a JVM start and its JIT cost minutes on the
+ * emulated CPU).
+ *
+ * <p>It connects, then calls for WARMUP_SECONDS (the sizes of WARMUP_SIZES in turn, 1,000 calls
+ * each) so that JIT compilation is done before any timed run, then reads runs from stdin: each line
+ * {@code SIZE CALLS} makes one run of {@code bench.preCalls} untimed calls (after the benchmark
+ * script has thawed the frozen JVM) and CALLS timed calls of SIZE bytes each way. EOF: close and
+ * exit 0. Output lines (stdout; latencies in µs):
+ * <pre>
+ * CONNECTED seconds=T
+ * READY warmup_calls=N seconds=T
+ * CALL size=S calls=N errors=E p50=.. p90=.. p99=.. p999=.. max=.. seconds=T
+ * </pre>
+ * E counts calls that threw (e.g. CallTimedOutException after {@code bench.callTimeoutMs}) or whose
+ * reply was not SIZE bytes long; those are not recorded. T in seconds.
+ *
+ * <p>Usage: {@code CallRoundTrip DEVICE ADDRESS WARMUP_SECONDS WARMUP_SIZES < runs} — WARMUP_SIZES
+ * comma-separated bytes (each at most 4096: the default buffer sizes of both ends). System properties:
+ * {@code bench.provider} (ibverbs), {@code bench.pollMode} (adaptive), {@code bench.maxConcurrency}
+ * (1: the poller delivers on its own thread), {@code bench.preCalls} (100),
+ * {@code bench.callTimeoutMs} (10000); the adapter's own ({@code srq.spinners},
+ * {@code srq.call.spinNanos}) apply.
+ */
+public final class CallRoundTrip {
+    private static final int WARMUP_BATCH = 1_000;
+    private static final int MAX_SIZE = 4096;
+
+    private final SrqPeer peer;
+    private final Duration timeout = Duration.ofMillis(Long.getLong("bench.callTimeoutMs", 10_000));
+    private final ByteBuffer request = ByteBuffer.allocateDirect(MAX_SIZE);
+    private final Histogram histogram = new Histogram(3);
+    private long errors;
+
+    private CallRoundTrip(SrqPeer peer) {
+        this.peer = peer;
+        for (int i = 0; i < MAX_SIZE; i++) {
+            request.put(i, (byte) i);
+        }
+    }
+
+    /**
+     * @param args DEVICE ADDRESS WARMUP_SECONDS WARMUP_SIZES
+     * @throws Exception set-up failure (exit code 1)
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 4) {
+            System.err.println("usage: CallRoundTrip DEVICE ADDRESS WARMUP_SECONDS WARMUP_SIZES < 'SIZE CALLS' lines");
+            System.exit(2);
+        }
+        long warmupNanos = (long) (Double.parseDouble(args[2]) * 1e9);
+        int[] warmupSizes = Arrays.stream(args[3].split(",")).mapToInt(CallRoundTrip::size).toArray();
+        long t0 = System.nanoTime();
+        try (EchoCallPair pair = EchoCallPair.open(System.getProperty("bench.provider", "ibverbs"), args[0], args[1],
+                System.getProperty("bench.pollMode", "adaptive"), System.getProperty("bench.maxConcurrency", "1"));
+             BufferedReader runs = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
+            line("CONNECTED seconds=%.1f", (System.nanoTime() - t0) / 1e9);
+            CallRoundTrip bench = new CallRoundTrip(pair.peer());
+            long warmupCalls = bench.warmUp(warmupNanos, warmupSizes);
+            line("READY warmup_calls=%d seconds=%.1f", warmupCalls, (System.nanoTime() - t0) / 1e9);
+            int preCalls = Integer.getInteger("bench.preCalls", 100);
+            String run;
+            while ((run = runs.readLine()) != null) {
+                if (run.isBlank()) {
+                    continue;
+                }
+                String[] f = run.trim().split("\\s+");
+                bench.run(size(f[0]), Integer.parseInt(f[1]), preCalls);
+            }
+        }
+    }
+
+    private static int size(String text) {
+        int size = Integer.parseInt(text.trim());
+        if (size < 1 || size > MAX_SIZE) {
+            throw new IllegalArgumentException("size must be 1.." + MAX_SIZE + " bytes, got " + size);
+        }
+        return size;
+    }
+
+    private long warmUp(long nanos, int[] sizes) {
+        long end = System.nanoTime() + nanos;
+        long calls = 0;
+        for (int i = 0; System.nanoTime() < end; i++) {
+            calls += calls(sizes[i % sizes.length], WARMUP_BATCH, false);
+        }
+        histogram.reset();
+        errors = 0;
+        return calls;
+    }
+
+    private void run(int size, int calls, int preCalls) {
+        calls(size, preCalls, false);
+        histogram.reset();
+        errors = 0;
+        long t = System.nanoTime();
+        calls(size, calls, true);
+        double seconds = (System.nanoTime() - t) / 1e9;
+        line("CALL size=%d calls=%d errors=%d p50=%.2f p90=%.2f p99=%.2f p999=%.2f max=%.2f seconds=%.2f",
+                size, histogram.getTotalCount(), errors, us(50), us(90), us(99), us(99.9),
+                histogram.getMaxValue() / 1e3, seconds);
+    }
+
+    /** @return calls made; each is recorded when {@code record}, errors counted either way */
+    private int calls(int size, int n, boolean record) {
+        for (int i = 0; i < n; i++) {
+            request.clear().limit(size);
+            long start = System.nanoTime();
+            try {
+                int length = peer.call(request, timeout).length();
+                long nanos = System.nanoTime() - start;
+                if (length != size) {
+                    errors++;
+                } else if (record) {
+                    histogram.recordValue(nanos);
+                }
+            } catch (RuntimeException e) {
+                errors++;
+                System.err.println("call of " + size + " B failed: " + e);
+            }
+        }
+        return n;
+    }
+
+    private double us(double percentile) {
+        return histogram.getValueAtPercentile(percentile) / 1e3;
+    }
+
+    private static void line(String format, Object... args) {
+        System.out.printf(Locale.ROOT, format + "%n", args);
+        System.out.flush();
+    }
+}
