@@ -20,7 +20,7 @@ import java.util.Locale;
  * inside the rxe lab, one long-lived JVM for all runs (a JVM start and its JIT cost minutes on the
  * emulated CPU).
  *
- * <p>It connects, then calls for WARMUP_SECONDS (the sizes of WARMUP_SIZES in turn, 1,000 calls
+ * <p>It connects, then calls for WARMUP_SECONDS (the sizes of WARMUP_SIZES in turn, 100 calls
  * each) so that JIT compilation is done before any timed run, then reads runs from stdin: each line
  * {@code SIZE CALLS} makes one run of {@code bench.preCalls} untimed calls (after the benchmark
  * script has thawed the frozen JVM) and CALLS timed calls of SIZE bytes each way. EOF: close and
@@ -28,10 +28,11 @@ import java.util.Locale;
  * <pre>
  * CONNECTED seconds=T
  * READY warmup_calls=N seconds=T
- * CALL size=S calls=N errors=E p50=.. p90=.. p99=.. p999=.. max=.. seconds=T
+ * CALL run=R size=S calls=N errors=E p50=.. p90=.. p99=.. p999=.. max=.. mean=.. seconds=T
  * </pre>
- * E counts calls that threw (e.g. CallTimedOutException after {@code bench.callTimeoutMs}) or whose
- * reply was not SIZE bytes long; those are not recorded. T in seconds.
+ * R numbers the runs from 0; E counts calls that threw (e.g. CallTimedOutException after
+ * {@code bench.callTimeoutMs}) or whose reply was not SIZE bytes long, which are not recorded; mean
+ * is the recorded calls' mean; T is the run's wall time in seconds.
  *
  * <p>Usage: {@code CallRoundTrip DEVICE ADDRESS WARMUP_SECONDS WARMUP_SIZES < runs} — WARMUP_SIZES
  * comma-separated bytes (each at most 4096: the default buffer sizes of both ends). System properties:
@@ -41,7 +42,7 @@ import java.util.Locale;
  * {@code srq.call.spinNanos}) apply.
  */
 public final class CallRoundTrip {
-    private static final int WARMUP_BATCH = 1_000;
+    private static final int WARMUP_BATCH = 100;
     private static final int MAX_SIZE = 4096;
 
     private final SrqPeer peer;
@@ -49,6 +50,7 @@ public final class CallRoundTrip {
     private final ByteBuffer request = ByteBuffer.allocateDirect(MAX_SIZE);
     private final Histogram histogram = new Histogram(3);
     private long errors;
+    private int runNumber;
 
     private CallRoundTrip(SrqPeer peer) {
         this.peer = peer;
@@ -114,9 +116,9 @@ public final class CallRoundTrip {
         long t = System.nanoTime();
         calls(size, calls, true);
         double seconds = (System.nanoTime() - t) / 1e9;
-        line("CALL size=%d calls=%d errors=%d p50=%.2f p90=%.2f p99=%.2f p999=%.2f max=%.2f seconds=%.2f",
-                size, histogram.getTotalCount(), errors, us(50), us(90), us(99), us(99.9),
-                histogram.getMaxValue() / 1e3, seconds);
+        line("CALL run=%d size=%d calls=%d errors=%d p50=%.2f p90=%.2f p99=%.2f p999=%.2f max=%.2f mean=%.2f seconds=%.2f",
+                runNumber++, size, histogram.getTotalCount(), errors, us(50), us(90), us(99), us(99.9),
+                histogram.getMaxValue() / 1e3, histogram.getMean() / 1e3, seconds);
     }
 
     /** @return calls made; each is recorded when {@code record}, errors counted either way */
