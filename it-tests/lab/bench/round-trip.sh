@@ -21,8 +21,9 @@
 #                        pooled connections' servicing loop polls with 20 µs parks)
 #               pool     pollMode adaptive, maxConcurrency 8 (the activation's default: each request
 #                        on a pool thread)
-# Each JVM is started once and warmed up (BENCH_WARMUP s of calls of every size: JIT compilation is
-# slow on the emulated CPU and must not fall into measured runs), then frozen with SIGSTOP whenever
+# Each JVM is started once and warmed up (calls of every size for BENCH_WARMUP s and until the JIT
+# is quiet, BENCH_WARMUP_MAX s at most: JIT compilation is slow on the emulated CPU and must not
+# fall into measured runs; each run's per-thread CPU time lands in runs/java-PROFILE.cpu), then frozen with SIGSTOP whenever
 # something else is measured (a busy poller would take the emulated CPU). Then, for every SIZE,
 # BENCH_REPS interleaved rounds, each one run of every perftest mode and of every JVM; a JVM is told on
 # stdin to run ("SIZE ITERS": 100 untimed calls after thawing, then ITERS timed ones).
@@ -33,8 +34,9 @@
 #
 # Knobs (environment, forwarded by run-round-trip.sh):
 #   BENCH_SIZES ("16 64 4096")  BENCH_REPS (3)  BENCH_ITERS (1000) round trips per run
-#   BENCH_PROFILES ("default spin nospin") Java profiles  BENCH_PERFTESTS ("perftest perftest-e")
-#   BENCH_WARMUP (20) seconds of each JVM's warm-up
+#   BENCH_PROFILES ("default spin") Java profiles  BENCH_PERFTESTS ("perftest perftest-e")
+#   BENCH_WARMUP (20) BENCH_WARMUP_MAX (150) least and most seconds of each JVM's warm-up (it ends
+#                 between the two once the JIT has compiled nothing for 5 s)
 #   BENCH_PERFTEST_ARGS extra ib_send_lat args (both sides, e.g. --use-srq)
 #   BENCH_RUN_TIMEOUT (300) seconds for one run   BENCH_START_TIMEOUT (300) for a JVM to connect
 #   BENCH_JAVA_OPTS extra JVM args   BENCH_DEVICE (rxe0) BENCH_GID_INDEX (1) BENCH_ADDRESS (10.77.0.1)
@@ -44,7 +46,7 @@ OUT=${1:?usage: round-trip.sh OUT}
 CP=$(cat "$OUT/cp/classpath.txt") || exit 2
 DEV=${BENCH_DEVICE:-rxe0} GIDX=${BENCH_GID_INDEX:-1} ADDR=${BENCH_ADDRESS:-10.77.0.1}
 SIZES=${BENCH_SIZES:-16 64 4096} REPS=${BENCH_REPS:-3} ITERS=${BENCH_ITERS:-1000}
-PROFILES=${BENCH_PROFILES:-default spin nospin} WARMUP=${BENCH_WARMUP:-20} PERFTESTS=${BENCH_PERFTESTS:-perftest perftest-e}
+PROFILES=${BENCH_PROFILES:-default spin} WARMUP=${BENCH_WARMUP:-20} WARMUP_MAX=${BENCH_WARMUP_MAX:-150} PERFTESTS=${BENCH_PERFTESTS:-perftest perftest-e}
 RUN_TO=${BENCH_RUN_TIMEOUT:-300} START_TO=${BENCH_START_TIMEOUT:-300}
 JAVA=${BENCH_JAVA:-${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java}
 JOPTS="--enable-native-access=ALL-UNNAMED -XX:ErrorFile=$OUT/hs_err_pid%p.log ${BENCH_JAVA_OPTS:-}"
@@ -97,11 +99,11 @@ start_java() {
   rm -f "$fifo"; mkfifo "$fifo" || return 1
   t=$(now)
   # shellcheck disable=SC2086
-  "$JAVA" $JOPTS $opts -cp "$CP" io.rdma.srq.ra.bench.CallRoundTrip "$DEV" "$ADDR" "$WARMUP" "$(echo $SIZES | tr " " ,)" \
+  "$JAVA" $JOPTS $opts -Dbench.warmupMaxSeconds="$WARMUP_MAX" -cp "$CP" io.rdma.srq.ra.bench.CallRoundTrip "$DEV" "$ADDR" "$WARMUP" "$(echo $SIZES | tr " " ,)" \
     < "$fifo" > "$log" 2> "$log.err" &
   JPID[$p]=$! RUNS[$p]=0
   exec {fd}> "$fifo"; JIN[$p]=$fd; rm -f "$fifo"
-  if ! wait_for "$log" '^READY' "$((START_TO + WARMUP))" "${JPID[$p]}"; then
+  if ! wait_for "$log" '^READY' "$((START_TO + WARMUP_MAX))" "${JPID[$p]}"; then
     say "$p JVM did not get ready (see $log.err)"; kill -KILL "${JPID[$p]}" 2>/dev/null; unset "JPID[$p]"; return 1
   fi
   kill -STOP "${JPID[$p]}"

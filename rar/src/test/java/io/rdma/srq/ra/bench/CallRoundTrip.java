@@ -5,6 +5,8 @@ import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -20,30 +22,38 @@ import java.util.Locale;
  * inside the rxe lab, one long-lived JVM for all runs (a JVM start and its JIT cost minutes on the
  * emulated CPU).
  *
- * <p>It connects, then calls for WARMUP_SECONDS (the sizes of WARMUP_SIZES in turn, 100 calls
- * each) so that JIT compilation is done before any timed run, then reads runs from stdin: each line
+ * <p>It connects, then warms up: calls (the sizes of WARMUP_SIZES in turn, 100 calls each) for at
+ * least WARMUP_SECONDS and until the JIT has finished no compilation for {@code bench.jitQuietSeconds}
+ * (the JVM's CompilationMXBean total compilation time stands still), or for
+ * {@code bench.warmupMaxSeconds} at most, so that JIT compilation stays out of the timed runs
+ * (under the lab's emulated CPU C2 still compiles the call path after thousands of calls). Then it
+ * reads runs from stdin: each line
  * {@code SIZE CALLS} makes one run of {@code bench.preCalls} untimed calls (after the benchmark
  * script has thawed the frozen JVM) and CALLS timed calls of SIZE bytes each way. EOF: close and
  * exit 0. Output lines (stdout; latencies in µs):
  * <pre>
  * CONNECTED seconds=T
- * READY warmup_calls=N seconds=T
+ * READY warmup_calls=N seconds=T jit_ms=J jit_quiet=true|false
  * CALL run=R size=S calls=N errors=E p50=.. p90=.. p99=.. p999=.. max=.. mean=.. seconds=T
  * </pre>
  * R numbers the runs from 0; E counts calls that threw (e.g. CallTimedOutException after
  * {@code bench.callTimeoutMs}) or whose reply was not SIZE bytes long, which are not recorded; mean
- * is the recorded calls' mean; T is the run's wall time in seconds.
+ * is the recorded calls' mean; T is the run's wall time in seconds (READY: since the start); J is the
+ * JIT's total compilation time, jit_quiet whether the warm-up ended on a quiet JIT (false: at
+ * {@code bench.warmupMaxSeconds}).
  *
  * <p>Usage: {@code CallRoundTrip DEVICE ADDRESS WARMUP_SECONDS WARMUP_SIZES < runs} — WARMUP_SIZES
  * comma-separated bytes (each at most 4096: the default buffer sizes of both ends). System properties:
  * {@code bench.provider} (ibverbs), {@code bench.pollMode} (adaptive), {@code bench.maxConcurrency}
  * (1: the poller delivers on its own thread), {@code bench.preCalls} (100),
+ * {@code bench.jitQuietSeconds} (5), {@code bench.warmupMaxSeconds} (300),
  * {@code bench.callTimeoutMs} (10000); the adapter's own ({@code srq.spinners},
  * {@code srq.call.spinNanos}) apply.
  */
 public final class CallRoundTrip {
     private static final int WARMUP_BATCH = 100;
     private static final int MAX_SIZE = 4096;
+    private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
     private final SrqPeer peer;
     private final Duration timeout = Duration.ofMillis(Long.getLong("bench.callTimeoutMs", 10_000));
@@ -51,6 +61,7 @@ public final class CallRoundTrip {
     private final Histogram histogram = new Histogram(3);
     private long errors;
     private int runNumber;
+    private boolean jitQuiet;
 
     private CallRoundTrip(SrqPeer peer) {
         this.peer = peer;
@@ -77,7 +88,8 @@ public final class CallRoundTrip {
             line("CONNECTED seconds=%.1f", (System.nanoTime() - t0) / 1e9);
             CallRoundTrip bench = new CallRoundTrip(pair.peer());
             long warmupCalls = bench.warmUp(warmupNanos, warmupSizes);
-            line("READY warmup_calls=%d seconds=%.1f", warmupCalls, (System.nanoTime() - t0) / 1e9);
+            line("READY warmup_calls=%d seconds=%.1f jit_ms=%d jit_quiet=%b", warmupCalls,
+                    (System.nanoTime() - t0) / 1e9, JIT.getTotalCompilationTime(), bench.jitQuiet);
             int preCalls = Integer.getInteger("bench.preCalls", 100);
             String run;
             while ((run = runs.readLine()) != null) {
@@ -98,11 +110,26 @@ public final class CallRoundTrip {
         return size;
     }
 
-    private long warmUp(long nanos, int[] sizes) {
-        long end = System.nanoTime() + nanos;
+    /** @return calls made; sets {@link #jitQuiet} */
+    private long warmUp(long minNanos, int[] sizes) {
+        long start = System.nanoTime();
+        long quietNanos = (long) (Double.parseDouble(System.getProperty("bench.jitQuietSeconds", "5")) * 1e9);
+        long maxNanos = (long) (Double.parseDouble(System.getProperty("bench.warmupMaxSeconds", "300")) * 1e9);
+        long compiled = JIT.getTotalCompilationTime();
+        long quietSince = start;
         long calls = 0;
-        for (int i = 0; System.nanoTime() < end; i++) {
+        for (int i = 0; ; i++) {
             calls += calls(sizes[i % sizes.length], WARMUP_BATCH, false);
+            long now = System.nanoTime();
+            long c = JIT.getTotalCompilationTime();
+            if (c != compiled) {
+                compiled = c;
+                quietSince = now;
+            }
+            jitQuiet = now - quietSince >= quietNanos;
+            if (now - start >= maxNanos || (now - start >= minNanos && jitQuiet)) {
+                break;
+            }
         }
         histogram.reset();
         errors = 0;

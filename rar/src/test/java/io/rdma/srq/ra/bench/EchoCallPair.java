@@ -3,7 +3,6 @@ package io.rdma.srq.ra.bench;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
 import io.rdma.srq.api.SrqPeer;
-import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
@@ -61,13 +60,7 @@ public final class EchoCallPair implements AutoCloseable {
         ra.start(bootstrap);
         TestEndpointFactory endpoints = new TestEndpointFactory();
         endpoints.recordPayloads(false);
-        endpoints.behaviour(c -> {
-            try {
-                c.reply(c.payload());
-            } catch (VerbsException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        endpoints.behaviour(TestEndpointFactory::echo);
         SrqActivationSpec spec = new SrqActivationSpec();
         spec.setProvider(provider);
         spec.setDevice(device);
