@@ -437,7 +437,7 @@ class RequestReplyTest extends SoftAdapterTest {
             CountDownLatch second = new CountDownLatch(1);
             endpoints.behaviour(r -> {
                 await(second);
-                echo(r);
+                TestEndpointFactory.echo(r);
             });
             AtomicReference<SrqMessage> reply = new AtomicReference<>();
             Thread caller = Thread.ofPlatform().start(() -> reply.set(peer.call(request(1, 5), T)));
