@@ -51,26 +51,12 @@ PORT=19000 fail=0
 declare -A RPID RPORT RUNS RIN
 trap '' PIPE   # a receiver that died makes a write to its stdin fail, not this script
 say() { echo "message-rate: $*"; }
-now() { echo "${EPOCHREALTIME/,/.}"; }
-since() { awk "BEGIN{printf \"%.0f\", $(now) - $1}"; }
+source "$(dirname "$0")/guest-lib.sh"
 
-uname -r > "$OUT/kernel.txt"
-{ echo "guest: $(uname -r), $(nproc) vcpus, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
-  echo "rdma-core: $(dpkg-query -W -f='${Version}' libibverbs1), perftest: $(dpkg-query -W -f='${Version}' perftest)"
-  "$JAVA" -version 2>&1 | head -1
-  ibv_devinfo -v -d "$DEV" | grep -E 'active_mtu|max_srq_wr|max_cqe'; } | tee "$OUT/guest.txt"
+guest_info "$OUT"
 
 # RNR NAKs sent by rxe0's responders (rxe hw counter; 0 if missing)
 rnr() { cat /sys/class/infiniband/"$DEV"/ports/1/hw_counters/send_rnr_err 2>/dev/null || echo 0; }
-# wait_for FILE REGEX SECONDS [PID]: until a line of FILE matches; fails on timeout or when PID ended
-wait_for() {
-  local end; end=$(awk "BEGIN{printf \"%.3f\", $(now) + $3}")
-  until grep -qE "$2" "$1" 2>/dev/null; do
-    if [ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null; then grep -qE "$2" "$1" 2>/dev/null; return; fi
-    awk "BEGIN{exit !($(now) > $end)}" && return 1
-    sleep 0.05
-  done
-}
 messages_for() { local v="BENCH_MESSAGES_$1" d=10000; [ "$1" = 64 ] && d=30000; echo "${!v:-${BENCH_MESSAGES:-$d}}"; }
 field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<< "$2"; }
 
@@ -183,13 +169,7 @@ for impl in "${!RPID[@]}"; do   # every receiver has served all its runs and exi
 done
 
 # table: medians per (size, QPs, receiver); ratios of the medians
-awk '
-  function median(key,   n, i, j, t, a) {
-    n = cnt[key]; if (n == 0) return ""
-    for (i = 1; i <= n; i++) a[i] = val[key, i]
-    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+awk "$MEDIAN_AWK"'
   function fmt(x) { return x == "" ? "–" : sprintf("%.0f", x) }
   function ratio(a, b) { return (a == "" || b == "" || b == 0) ? "–" : sprintf("%.2f", a / b) }
   { key = $1 SUBSEP $2 SUBSEP $3; val[key, ++cnt[key]] = $5; rnr[key] += $7

@@ -1,17 +1,6 @@
 package io.rdma.srq.ra.bench;
 
-import io.rdma.srq.api.SrqConnection;
-import io.rdma.srq.api.SrqConnectionFactory;
 import io.rdma.srq.api.SrqPeer;
-import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.SrqResourceAdapter;
-import io.rdma.srq.ra.inbound.SrqActivation;
-import io.rdma.srq.ra.inbound.SrqActivationSpec;
-import io.rdma.srq.ra.outbound.SrqManagedConnectionFactory;
-import io.rdma.srq.ra.testing.TestBootstrapContext;
-import io.rdma.srq.ra.testing.TestConnectionManager;
-import io.rdma.srq.ra.testing.TestEndpointFactory;
-import io.rdma.srq.ra.testing.TestWorkManager;
 import io.rdma.srq.testing.SoftDeviceBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class CallBenchmark extends SoftDeviceBenchmark {
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
     /** The activation's pollMode. */
     @Param({"adaptive", "event", "busy"})
@@ -54,56 +44,24 @@ public class CallBenchmark extends SoftDeviceBenchmark {
     @Param({"1", "2"})
     public String maxConcurrency;
 
-    private SrqResourceAdapter ra;
-    private TestBootstrapContext bootstrap;
-    private TestConnectionManager cm;
-    private SrqConnection connection;
+    private EchoCallPair pair;
     private SrqPeer peer;
     private final ByteBuffer request = ByteBuffer.allocateDirect(64);
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        ra = new SrqResourceAdapter();
-        bootstrap = new TestBootstrapContext(new TestWorkManager());
-        ra.start(bootstrap);
-        TestEndpointFactory endpoints = new TestEndpointFactory();
-        endpoints.recordPayloads(false);
-        endpoints.behaviour(c -> {
-            try {
-                c.reply(c.payload());
-            } catch (VerbsException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        SrqActivationSpec spec = new SrqActivationSpec();
-        spec.setProvider("soft");
-        spec.setListenAddress("10.0.0.1");
-        spec.setListenPort("0");
-        spec.setPollMode(pollMode);
-        spec.setMaxConcurrency(maxConcurrency);
-        spec.setResourceAdapter(ra);
-        ra.endpointActivation(endpoints, spec);
-        SrqActivation a = ra.activations().getFirst();
-        SrqManagedConnectionFactory mcf = new SrqManagedConnectionFactory();
-        mcf.setProvider("soft");
-        mcf.setResourceAdapter(ra);
-        cm = new TestConnectionManager();
-        SrqConnectionFactory factory = (SrqConnectionFactory) mcf.createConnectionFactory(cm);
-        connection = factory.getConnection();
-        peer = connection.connect(a.listenAddress(), Duration.ofSeconds(5));
+        pair = EchoCallPair.open("soft", "", "10.0.0.1", pollMode, maxConcurrency);
+        peer = pair.peer();
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
-        connection.close();
-        cm.flush();
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
+        pair.close();
     }
 
     /** @return the reply's length (64) */
     @Benchmark
     public int call() {
-        return peer.call(request.clear(), Duration.ofSeconds(5)).length();
+        return peer.call(request.clear(), CALL_TIMEOUT).length();
     }
 }

@@ -76,13 +76,7 @@ class RequestReplyLabTest {
     @DisplayName("1000 calls from a pooled connection to an activation on rxe0, each its own reply")
     void callsToAnActivationOnRxe() throws Exception {
         endpoints.recordPayloads(false);
-        endpoints.behaviour(c -> {
-            try {
-                c.reply(c.payload());
-            } catch (VerbsException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        endpoints.behaviour(TestEndpointFactory::echo);
         SrqActivationSpec spec = new SrqActivationSpec();
         spec.setResourceAdapter(ra);
         spec.setProvider("ibverbs");

@@ -1,7 +1,6 @@
 package io.rdma.srq.ra.lab;
 
 import io.rdma.srq.api.ActivationState;
-import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
@@ -179,11 +178,7 @@ class TwoHostLabTest {
     void rdmaClientIsAnswered() throws Exception {
         endpoints.behaviour(c -> {
             ledger.record(c.payload());
-            try {
-                c.reply(c.payload());
-            } catch (VerbsException e) {
-                throw new IllegalStateException(e);
-            }
+            TestEndpointFactory.echo(c);
         });
         activate(7602);
         String cmd = lab.start("exec rdma_client -s " + lab.address() + " -p " + port());

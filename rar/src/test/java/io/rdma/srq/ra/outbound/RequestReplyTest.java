@@ -77,14 +77,6 @@ class RequestReplyTest extends SoftAdapterTest {
         return new InetSocketAddress("10.0." + (host >> 8) + "." + (host & 0xFF), a.listenAddress().getPort());
     }
 
-    private static void echo(ReceiveCompletion c) {
-        try {
-            c.reply(c.payload());
-        } catch (VerbsException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static ByteBuffer request(int caller, int seq) {
         // 6 bytes: below the 8 the test endpoint records as a sequence, so a long run keeps no per-call state
         return ByteBuffer.allocate(6).putShort((short) caller).putInt(seq).flip();
@@ -96,7 +88,7 @@ class RequestReplyTest extends SoftAdapterTest {
 
     @Test
     void eightThreadsOverEightPeersEachGetExactlyTheirOwnReplies() throws Exception {
-        endpoints.behaviour(RequestReplyTest::echo);
+        endpoints.behaviour(TestEndpointFactory::echo);
         SrqActivation a = activate();
         int threads = 8;
         long perThread = CALLS / threads;
@@ -143,7 +135,7 @@ class RequestReplyTest extends SoftAdapterTest {
 
     @Test
     void eightCallersOnOnePeerShareItsSrqAndCqAndEachGetsItsOwnReply() throws Exception {
-        endpoints.behaviour(RequestReplyTest::echo);
+        endpoints.behaviour(TestEndpointFactory::echo);
         SrqActivation a = activate();
         AtomicLong wrong = new AtomicLong();
         try (SrqConnection c = factory.getConnection()) {
@@ -173,7 +165,7 @@ class RequestReplyTest extends SoftAdapterTest {
             if (c.payload().getInt(2) == -1) {
                 sleep(300); // answers after the caller gave up
             }
-            echo(c);
+            TestEndpointFactory.echo(c);
         });
         SrqActivation a = activate();
         SrqPeer first;
@@ -206,7 +198,7 @@ class RequestReplyTest extends SoftAdapterTest {
         CountDownLatch hold = new CountDownLatch(1);
         endpoints.behaviour(c -> {
             await(hold);
-            echo(c);
+            TestEndpointFactory.echo(c);
         });
         SrqActivation a = activate();
         SrqConnection c = factory.getConnection();
@@ -234,7 +226,7 @@ class RequestReplyTest extends SoftAdapterTest {
 
     @Test
     void twoHundredFiftySixPeersOnOnePooledSrqKeepRegisteredReceiveMemoryConstant() throws Exception {
-        endpoints.behaviour(RequestReplyTest::echo);
+        endpoints.behaviour(TestEndpointFactory::echo);
         SrqActivation a = activate();
         try (SrqConnection c = factory.getConnection()) {
             SrqPeer one = c.connect(at(a, 1), T);
@@ -306,7 +298,7 @@ class RequestReplyTest extends SoftAdapterTest {
         for (int round = 0; round < 20; round++) {
             CountDownLatch replied = new CountDownLatch(1);
             endpoints.behaviour(c -> {
-                echo(c);
+                TestEndpointFactory.echo(c);
                 replied.countDown();
             });
             SrqActivation a = activate();
@@ -322,7 +314,7 @@ class RequestReplyTest extends SoftAdapterTest {
 
     @Test
     void aSendThatCompletedInErrorRetiresThePooledPeerAndTheNextConnectReestablishesIt() throws Exception {
-        endpoints.behaviour(RequestReplyTest::echo);
+        endpoints.behaviour(TestEndpointFactory::echo);
         SrqActivation a = activate("1024"); // the activation's receive buffers: 1024 bytes
         try (SrqConnection c = factory.getConnection()) {
             SrqPeer peer = c.connect(at(a, 1), T);
@@ -341,7 +333,7 @@ class RequestReplyTest extends SoftAdapterTest {
         endpoints.behaviour(c -> {
             try {
                 c.reply(ByteBuffer.wrap(new byte[] {42}), 7); // imm_data 7: high bit clear, not a call's number
-                echo(c);
+                TestEndpointFactory.echo(c);
             } catch (VerbsException e) {
                 throw new IllegalStateException(e);
             }
@@ -361,7 +353,7 @@ class RequestReplyTest extends SoftAdapterTest {
     void theLimitEventRefillsAndRearmsAPooledSrqAndFiresSrqLimitReachedNamingIt() throws Exception {
         List<io.rdma.srq.api.SrqLimitReached> fired = new java.util.concurrent.CopyOnWriteArrayList<>();
         ra.setEventSink((event, loader) -> { if (event instanceof io.rdma.srq.api.SrqLimitReached e) fired.add(e); });
-        endpoints.behaviour(RequestReplyTest::echo);
+        endpoints.behaviour(TestEndpointFactory::echo);
         SrqActivation a = activate();
         try (SrqConnection c = factory.getConnection()) {
             io.rdma.srq.api.SrqHandle tiny = c.openSrq("tiny", new io.rdma.srq.api.SrqAttributes(24, 1, 12)); // rxe: max_wr 31, 24 buffers
@@ -392,7 +384,7 @@ class RequestReplyTest extends SoftAdapterTest {
 
     @Test
     void anIdlePooledConnectionStillDrainsItsCqAndKeepsItsSrqFull() throws Exception {
-        endpoints.behaviour(RequestReplyTest::echo);
+        endpoints.behaviour(TestEndpointFactory::echo);
         SrqActivation a = activate();
         try (SrqConnection c = factory.getConnection()) {
             SrqPeer peer = c.connect(at(a, 1), T);
@@ -424,7 +416,7 @@ class RequestReplyTest extends SoftAdapterTest {
             if (c.payload().getInt(2) < 0) {
                 await(hold);
             }
-            echo(c);
+            TestEndpointFactory.echo(c);
         });
         SrqActivation a = activate();
         ReceiveService loop = mcf.receiveService();
@@ -445,7 +437,7 @@ class RequestReplyTest extends SoftAdapterTest {
             CountDownLatch second = new CountDownLatch(1);
             endpoints.behaviour(r -> {
                 await(second);
-                echo(r);
+                TestEndpointFactory.echo(r);
             });
             AtomicReference<SrqMessage> reply = new AtomicReference<>();
             Thread caller = Thread.ofPlatform().start(() -> reply.set(peer.call(request(1, 5), T)));

@@ -2,6 +2,7 @@ package io.rdma.srq.ra.testing;
 
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.SrqReceiveListener;
+import io.rdma.srq.api.VerbsException;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
@@ -78,6 +79,21 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
     /** @return distinct first-8-byte sequence numbers seen */
     public int distinctSequences() {
         return sequences.size();
+    }
+
+    /**
+     * A behaviour that answers each request with {@code ReceiveCompletion.reply} of its own payload
+     * (an echo), e.g. {@code behaviour(TestEndpointFactory::echo)}.
+     *
+     * @param c the delivered request
+     * @throws IllegalStateException wrapping the reply's VerbsException
+     */
+    public static void echo(ReceiveCompletion c) {
+        try {
+            c.reply(c.payload());
+        } catch (VerbsException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Holds every delivery until {@link #open()}. */
