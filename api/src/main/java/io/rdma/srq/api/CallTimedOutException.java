@@ -3,7 +3,7 @@ package io.rdma.srq.api;
 import java.io.Serial;
 
 /**
- * No reply arrived within the call's timeout (ETIMEDOUT). The call is over: a reply that arrives later is discarded and counted, never handed to another call.
+ * No reply arrived within the call's timeout (ETIMEDOUT), or the waiting thread was interrupted (EINTR). The call is over: a reply that arrives later is discarded and counted, never handed to another call.
  */
 public final class CallTimedOutException extends SrqCallException {
     @Serial

@@ -111,7 +111,10 @@ public interface ReceiveCompletion {
      * As {@link #reply(ByteBuffer)} with immediate data (SEND_WITH_IMM).
      *
      * @param message the bytes
-     * @param immData 32 bits of immediate data, in host order
+     * @param immData 32 bits of immediate data, in host order. An {@code SrqPeer} caller takes a number
+     *                with the high bit set for the reply to its call of that number: answer a call with
+     *                {@link #reply(ByteBuffer)}, which echoes it, and keep the high bit clear here
+     *                unless the peer is a foreign program with its own protocol
      * @throws VerbsException as {@link #reply(ByteBuffer)}
      */
     void reply(ByteBuffer message, int immData) throws VerbsException;

@@ -6,7 +6,8 @@ import java.io.Serial;
  * A request/reply call or send through an {@link SrqPeer} failed. Unchecked; the subclass says
  * what the caller should do, the errno says what happened:
  * <ul>
- *   <li>{@link CallTimedOutException}: no reply in time ({@code ETIMEDOUT}); retry or give up</li>
+ *   <li>{@link CallTimedOutException}: no reply in time ({@code ETIMEDOUT}), or the waiting thread
+ *       was interrupted ({@code EINTR}); retry or give up</li>
  *   <li>{@link PeerUnavailableException}: the peer's connection is gone or in error
  *       ({@code ENOTCONN}, {@code EIO}, {@code ECONNREFUSED}, …); the next connect re-establishes it</li>
  *   <li>{@link MessageTooLargeException}: the request exceeds sendBufferSize ({@code EMSGSIZE}); fix the
@@ -54,14 +55,14 @@ public abstract class SrqCallException extends RuntimeException {
 
     /**
      * {@return the unchecked exception for a failure, grouped by what the caller should do}:
-     * ETIMEDOUT → {@link CallTimedOutException}; EMSGSIZE → {@link MessageTooLargeException};
+     * ETIMEDOUT and EINTR → {@link CallTimedOutException}; EMSGSIZE → {@link MessageTooLargeException};
      * ENODEV → {@link DeviceLostException}; anything else → {@link PeerUnavailableException}.
      *
      * @param cause the failure
      * @param peer  the peer's address as text
      */
     public static SrqCallException of(VerbsException cause, String peer) {
-        if (cause.is(Errno.ETIMEDOUT)) {
+        if (cause.is(Errno.ETIMEDOUT) || cause.is(Errno.EINTR)) {
             return new CallTimedOutException(cause, peer);
         } else if (cause.is(Errno.EMSGSIZE)) {
             return new MessageTooLargeException(cause, peer);

@@ -23,17 +23,24 @@ import java.util.concurrent.CompletableFuture;
  * goes to exactly that call. A reply whose number belongs to no waiting call (it came after its
  * call timed out or its handle closed) is discarded and counted. A foreign peer that answers with a
  * plain SEND (no immediate data) is matched in order, oldest call first, so keep one call
- * outstanding on it; a call to a peer that never echoed a number and times out closes that QP (a
- * late plain reply could not be told from the next call's), and the next connect re-establishes it.
- * A message with no immediate data while no call waits, or with imm_data whose high bit is clear,
- * is unsolicited: it is queued for {@link #receive} (at most 1024; more are dropped and counted).
+ * outstanding on it: until a peer has echoed a number once, a plain SEND answers the oldest call
+ * posted (if that call timed out, the answer is discarded and counted as late, never given to a
+ * newer call), so do not mix {@link #send} and calls on a new peer before its first call
+ * returned. A call that times out on a peer that answered in order before closes that QP (one lost
+ * answer would shift every later one), and the next connect re-establishes it; on a peer of this
+ * adapter a timeout ends only that call. Once a peer echoed, a message with no immediate data, or
+ * with imm_data whose high bit is clear, is unsolicited: it is queued for {@link #receive} (at most
+ * 1024; more are dropped and counted); what no handle took when its handle closes is discarded and
+ * counted too (SRQRA0107), never handed to the pooled connection's next user.
  *
  * <p><b>Threads.</b> {@link #call}, {@link #callAsync}, {@link #send} and {@link #receive} may be
  * called from several threads at once (sends are posted one at a time; each call waits for its own
  * reply, holding no lock while it waits: it spins briefly, then parks). A future of
  * {@link #callAsync} is completed on the JVM's common pool, never on the adapter's poller and never
  * on another caller's thread. Closing the handle (or this peer) completes its calls still waiting
- * with {@link PeerUnavailableException} (ENOTCONN).
+ * with {@link PeerUnavailableException} (ENOTCONN). A synchronous caller whose thread is
+ * interrupted while it waits gets {@link CallTimedOutException} with EINTR at once (its interrupt
+ * status stays set).
  *
  * <p>Any use after close throws {@link IllegalStateException}.
  */
@@ -54,11 +61,12 @@ public interface SrqPeer extends AutoCloseable {
 
     /**
      * Sends with immediate data (SEND_WITH_IMM); the receiver reads {@code immData} in host order.
-     * Keep the high bit clear: numbers with it set are the calls' own.
+     * The high bit must be clear: numbers with it set are the calls' own.
      *
      * @param message the bytes
-     * @param immData 32 bits of immediate data
+     * @param immData immediate data, 0..0x7FFFFFFF
      * @throws VerbsException as {@link #send(ByteBuffer)}
+     * @throws IllegalArgumentException when {@code immData} has the high bit set
      */
     void send(ByteBuffer message, int immData) throws VerbsException;
 
@@ -77,9 +85,12 @@ public interface SrqPeer extends AutoCloseable {
      * Sends {@code request} (its remaining bytes) and waits for the reply.
      *
      * @param request the bytes, at most sendBufferSize
-     * @param timeout the longest wait for the reply, &gt; 0
+     * @param timeout the longest wait for the reply, &gt; 0 and at most 365 days
      * @return the reply, a copy valid after the call
-     * @throws CallTimedOutException    ETIMEDOUT, naming the peer and the timeout
+     * @throws IllegalArgumentException a timeout out of that range
+     * @throws NullPointerException     a null request
+     * @throws CallTimedOutException    ETIMEDOUT, naming the peer and the timeout; EINTR when the
+     *                                  waiting thread was interrupted
      * @throws PeerUnavailableException ENOTCONN at once when the peer disconnects or the handle closes
      *                                  during the call; EIO when the QP went to the error state (e.g. a
      *                                  reply longer than the pooled connection's receiveBufferSize)
@@ -92,7 +103,7 @@ public interface SrqPeer extends AutoCloseable {
      * As {@link #call} without waiting: the request is posted before this returns.
      *
      * @param request the bytes, at most sendBufferSize; copied before this returns
-     * @param timeout the longest wait for the reply, &gt; 0
+     * @param timeout the longest wait for the reply, &gt; 0 and at most 365 days
      * @return the reply's future, completed exceptionally with the exceptions {@link #call} throws;
      *         completed on the common pool, never on the adapter's poller or another caller's thread
      */
@@ -101,9 +112,11 @@ public interface SrqPeer extends AutoCloseable {
     /**
      * Takes the next message the peer sent on its own (not a reply to a call).
      *
-     * @param timeout the longest wait; zero does not wait
+     * @param timeout the longest wait, 0 (does not wait) to 365 days
      * @return the message, or empty on timeout
-     * @throws PeerUnavailableException ENOTCONN when the peer's connection is gone
+     * @throws PeerUnavailableException ENOTCONN when the peer's connection is gone, or when the
+     *                                  handle closes while this waits (seen within 10 ms)
+     * @throws IllegalArgumentException a negative timeout or one above 365 days
      */
     Optional<SrqMessage> receive(Duration timeout);
 

@@ -16,6 +16,7 @@ import io.rdma.srq.ra.support.ActivationStatisticsSource;
 import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.SystemProperties;
 import io.rdma.srq.verbs.MemlockLimit;
 import io.rdma.srq.ra.support.admission.KeyRing;
 import jakarta.resource.spi.ConfigProperty;
@@ -73,6 +74,11 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
             keyRing();
         } catch (IllegalArgumentException e) {
             throw new ResourceAdapterInternalException("the resource adapter's authKeys property: " + e.getMessage());
+        }
+        try {
+            SystemProperties.check();
+        } catch (IllegalArgumentException e) {
+            throw new ResourceAdapterInternalException("system property " + e.getMessage());
         }
         this.bootstrap = ctx;
         ActivationDirectory.started(this);

@@ -26,7 +26,7 @@ import io.rdma.srq.ra.support.SystemProperties;
  */
 final class CallSpin {
     /** The longest spin, for a peer whose replies come fast, ns (system property {@code srq.call.spinNanos}). */
-    static final long MAX_NANOS = SystemProperties.longIn("srq.call.spinNanos", 200_000L, 0, 1_000_000_000L);
+    static final long MAX_NANOS = SystemProperties.CALL_SPIN_NANOS.readOrDefault();
     /** The spin for a peer whose replies come slower than half of {@link #MAX_NANOS}, ns. */
     static final long BASE_NANOS = Math.min(20_000L, MAX_NANOS);
 

@@ -33,11 +33,14 @@ import java.util.function.IntSupplier;
  * <p>Correlation: a call's number is {@link #CALL_BIT} | a 31-bit sequence, sent as imm_data; a
  * reply echoing it completes that call; a reply with a number no call waits for (late: its call timed
  * out, or its handle closed, possibly before the pooled connection went to another user) is discarded
- * and counted ({@link #lateReplies()}). A plain SEND (no imm_data) completes the oldest call still
- * waiting that was posted before the peer ever echoed a number (a foreign peer, matched in order);
- * with none waiting it is unsolicited. A message whose imm_data has the high bit clear is
- * unsolicited. A call that times out on a peer that never echoed closes this link (a late plain
- * reply could not be told apart from the next call's).
+ * and counted ({@link #lateReplies()}). Until the peer echoes a number once, a plain SEND (no
+ * imm_data) answers the oldest call posted and not yet answered (a foreign peer, matched in order):
+ * it completes that call, or, if that call timed out or its handle closed, it is discarded and
+ * counted as late, so a late answer never completes a newer call; with no call posted it is
+ * unsolicited. Once the peer echoed (an activation of this adapter), plain SENDs are unsolicited.
+ * A message whose imm_data has the high bit clear is unsolicited. A call that times out on a peer
+ * that answered in order before closes this link (a lost answer would shift every later one); on a
+ * peer that has not answered yet it only ends the call.
  *
  * <p>Failure: a receive completion in error on its QP (the QP is then in the error state, e.g. a
  * reply longer than receiveBufferSize: LOC_LEN_ERR), a DISCONNECTED event, a device loss or a
@@ -48,6 +51,8 @@ final class PeerLink implements AutoCloseable {
     /** The high bit of imm_data: set on the calls' requests (and on the replies echoing them). */
     static final int CALL_BIT = 0x8000_0000;
     private static final int UNSOLICITED_CAPACITY = 1024;
+    /** How often a waiting {@link #receive} looks whether its handle closed or the link failed, ns. */
+    private static final long RECEIVE_CHECK_NANOS = 10_000_000;
 
     private final RcConnection rc;
     private final InetSocketAddress remote;
@@ -62,7 +67,10 @@ final class PeerLink implements AutoCloseable {
     private final AtomicLong lateReplies = new AtomicLong();
     private final AtomicLong droppedUnsolicited = new AtomicLong();
     private final CallSpin spin = new CallSpin();
+    /** Whether the peer echoed a call number once: it is matched by number from then on. */
     private volatile boolean echoes;
+    /** Whether a plain SEND of the peer answered a call: it is a foreign peer, matched in order. */
+    private volatile boolean answersInOrder;
     private volatile VerbsException failure;
 
     /**
@@ -171,12 +179,21 @@ final class PeerLink implements AutoCloseable {
         try {
             rc.send(request, id, wait);
         } catch (VerbsException e) {
-            if (pending.remove(id, c) && c.isAsync()) {
-                service.callEnded();
-            }
+            unregister(c);
             throw SrqCallException.of(e, remote.toString());
+        } catch (RuntimeException | Error e) {
+            unregister(c);
+            throw e;
         }
         return c;
+    }
+
+    /** A call whose request was not posted: it waits for nothing. */
+    private void unregister(PendingCall c) {
+        inOrder.remove(c);
+        if (pending.remove(c.id(), c) && c.isAsync()) {
+            service.callEnded();
+        }
     }
 
     /**
@@ -192,7 +209,7 @@ final class PeerLink implements AutoCloseable {
      */
     SrqMessage await(PendingCall c, long deadline, Duration timeout) {
         long t0 = System.nanoTime();
-        SrqMessage reply = c.await(deadline, spin.nanos(), () -> timedOut(c, timeout), poll, service);
+        SrqMessage reply = c.await(deadline, spin.nanos(), () -> timedOut(c, timeout), () -> interrupted(c), poll, service);
         spin.replied(System.nanoTime() - t0);
         return reply;
     }
@@ -205,21 +222,27 @@ final class PeerLink implements AutoCloseable {
     void onMessage(SrqMessage m) {
         if (m.hasImmData() && (m.immData() & CALL_BIT) != 0) {
             PendingCall c = pending.remove(m.immData());
+            if (!echoes) {
+                echoes = true;
+                inOrder.clear(); // matched by number from now on
+            }
             if (c == null) {
                 lateReplies.incrementAndGet();
             } else {
-                echoes = true;
                 finish(c, m);
             }
             return;
         }
-        if (!m.hasImmData()) {
-            PendingCall c;
-            while ((c = inOrder.poll()) != null) {
+        if (!m.hasImmData() && !echoes) {
+            PendingCall c = inOrder.poll();
+            if (c != null) {
+                answersInOrder = true;
                 if (pending.remove(c.id(), c)) {
                     finish(c, m);
-                    return;
+                } else {
+                    lateReplies.incrementAndGet(); // the answer to a call that timed out or was abandoned
                 }
+                return;
             }
         }
         if (!unsolicited.offer(m)) {
@@ -243,15 +266,19 @@ final class PeerLink implements AutoCloseable {
     }
 
     /**
-     * The call's deadline passed: ends it with ETIMEDOUT, and closes the link if the peer never
-     * echoed a number (a foreign peer matched in order).
+     * The call's deadline passed: ends it with ETIMEDOUT. A peer that answered a call with a plain
+     * SEND (a foreign peer, matched in order) gets its QP closed, since one lost answer would shift
+     * every later one; a peer that has not answered yet keeps it, the call's place in the order kept,
+     * so that its answer, if it comes in order, is discarded as late and an echo of our own
+     * activations is matched by number.
      *
      * @param c       the call
      * @param timeout its timeout, for the message
      */
     void timedOut(PendingCall c, Duration timeout) {
         if (abandon(c, new VerbsException("ibv_poll_cq", Errno.ETIMEDOUT, "no reply from " + remote + " within "
-                + timeout.toMillis() + " ms (call " + Integer.toUnsignedString(c.id() & 0x7FFF_FFFF) + ")")) && !echoes) {
+                + timeoutText(timeout) + " (call " + Integer.toUnsignedString(c.id() & 0x7FFF_FFFF) + ")"))
+                && answersInOrder && !echoes) {
             RaLogger.LOG.inOrderPeerTimedOut(remote, timeout.toMillis());
             fail(new VerbsException("ibv_poll_cq", Errno.ENOTCONN, "the connection to " + remote
                     + " was closed: a call to a peer that answers in order (no imm_data echo) timed out"));
@@ -264,20 +291,58 @@ final class PeerLink implements AutoCloseable {
     }
 
     /**
+     * The waiting thread was interrupted: ends the call with EINTR (a {@link
+     * io.rdma.srq.api.CallTimedOutException}: the caller gave up), its place in the order kept.
+     *
+     * @param c the call
+     */
+    void interrupted(PendingCall c) {
+        abandon(c, new VerbsException("ibv_poll_cq", Errno.EINTR, "the thread waiting for the reply from " + remote
+                + " was interrupted (call " + Integer.toUnsignedString(c.id() & 0x7FFF_FFFF) + ")"));
+    }
+
+    private static String timeoutText(Duration timeout) {
+        return timeout.toMillis() > 0 ? timeout.toMillis() + " ms" : timeout.toNanos() / 1000 + " µs";
+    }
+
+    /**
+     * Discards the unsolicited messages nobody took (the handle that could have taken them closed),
+     * counted with {@link #droppedUnsolicited()}, so the pooled link's next user does not get them.
+     *
+     * @return how many
+     */
+    int discardUnsolicited() {
+        int n = 0;
+        while (unsolicited.poll() != null) {
+            n++;
+        }
+        droppedUnsolicited.addAndGet(n);
+        return n;
+    }
+
+    /**
      * Takes an unsolicited message.
      *
      * @param timeout the longest wait
+     * @param closed  whether the handle's view of the peer closed meanwhile (looked at every 10 ms)
      * @return the message, or empty
-     * @throws SrqCallException ENOTCONN once the link failed and nothing is queued
+     * @throws SrqCallException ENOTCONN once the link failed and nothing is queued, or when the
+     *                          handle's view closed while it waited
      */
-    Optional<SrqMessage> receive(Duration timeout) {
+    Optional<SrqMessage> receive(Duration timeout, java.util.function.BooleanSupplier closed) {
         SrqMessage m = unsolicited.poll();
-        if (m == null && failure == null && !timeout.isZero()) {
-            try {
-                m = unsolicited.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            long left;
+            while (m == null && failure == null && !closed.getAsBoolean() && (left = deadline - System.nanoTime()) > 0) {
+                m = unsolicited.poll(Math.min(left, RECEIVE_CHECK_NANOS), TimeUnit.NANOSECONDS);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (m == null && closed.getAsBoolean()) {
+            throw SrqCallException.of(new VerbsException("ibv_poll_cq", Errno.ENOTCONN, "the handle's use of the peer "
+                    + remote + " ended while receive waited"), remote.toString());
         }
         VerbsException failed = failure;
         if (m == null && failed != null) {

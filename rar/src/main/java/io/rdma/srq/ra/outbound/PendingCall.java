@@ -88,12 +88,14 @@ final class PendingCall {
      * @param deadline  System.nanoTime at which the call times out
      * @param spinNanos how long to poll and spin before parking, ns ({@link CallSpin#nanos})
      * @param onTimeout sets the timeout outcome
+     * @param onInterrupt sets the outcome for an interrupted waiter (EINTR; the interrupt status stays set)
      * @param poll      one poll of the pooled connection's CQs, returning at once if another thread polls
      * @param service   the servicing loop, which polls while the caller is parked
      * @return the reply
      * @throws SrqCallException the failure
      */
-    SrqMessage await(long deadline, long spinNanos, Runnable onTimeout, IntSupplier poll, ReceiveService service) {
+    SrqMessage await(long deadline, long spinNanos, Runnable onTimeout, Runnable onInterrupt, IntSupplier poll,
+                      ReceiveService service) {
         Object o = outcome.get();
         if (o == null && spinNanos > 0 && SpinBudget.PROCESS.tryEnter()) {
             try {
@@ -116,6 +118,8 @@ final class PendingCall {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         onTimeout.run();
+                    } else if (Thread.currentThread().isInterrupted()) {
+                        onInterrupt.run(); // parkNanos would return at once: no busy wait until the deadline
                     } else {
                         LockSupport.parkNanos(this, left);
                     }

@@ -545,6 +545,12 @@ public final class SrqManagedConnection implements ManagedConnection {
     public void cleanup() throws ResourceException {
         Teardown teardown = new Teardown();
         invalidateHandles(teardown);
+        for (PeerLink link : peers.values()) {
+            int n = link.discardUnsolicited();
+            if (n > 0) {
+                RaLogger.LOG.unsolicitedDiscarded(n, link.remote());
+            }
+        }
         teardown.throwIfFailed(first -> new ResourceException("cleanup of " + device + ": " + first.getMessage(), first));
     }
 

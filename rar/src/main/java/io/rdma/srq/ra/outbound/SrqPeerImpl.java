@@ -24,6 +24,8 @@ import java.util.function.Consumer;
  * and its QP stay pooled. Every method but {@link #close()} throws IllegalStateException after close.
  */
 final class SrqPeerImpl implements SrqPeer {
+    /** The longest call or receive timeout: far beyond any use, far below System.nanoTime's range. */
+    static final Duration MAX_TIMEOUT = Duration.ofDays(365);
     private final PeerLink link;
     private final Consumer<SrqPeerImpl> onClose;
     private final Set<PendingCall> waiting = ConcurrentHashMap.newKeySet();
@@ -53,6 +55,10 @@ final class SrqPeerImpl implements SrqPeer {
 
     @Override
     public void send(ByteBuffer message, int immData) throws VerbsException {
+        if ((immData & PeerLink.CALL_BIT) != 0) {
+            throw new IllegalArgumentException("immData must be in 0..0x7FFFFFFF (the high bit marks calls and "
+                    + "their replies), got 0x" + Integer.toHexString(immData));
+        }
         sendable().rc().send(Objects.requireNonNull(message, "message"), immData);
     }
 
@@ -83,6 +89,7 @@ final class SrqPeerImpl implements SrqPeer {
     @Override
     public SrqMessage call(ByteBuffer request, Duration timeout) {
         long deadline = System.nanoTime() + positive(timeout).toNanos();
+        Objects.requireNonNull(request, "request");
         PeerLink l = link();
         PendingCall c = l.start(request, id -> new PendingCall(id, null), timeout);
         waiting.add(c);
@@ -96,6 +103,7 @@ final class SrqPeerImpl implements SrqPeer {
     @Override
     public CompletableFuture<SrqMessage> callAsync(ByteBuffer request, Duration timeout) {
         positive(timeout);
+        Objects.requireNonNull(request, "request");
         PeerLink l = link();
         CompletableFuture<SrqMessage> future = new CompletableFuture<>();
         PendingCall c = l.start(request, id -> new PendingCall(id, future), timeout);
@@ -112,7 +120,10 @@ final class SrqPeerImpl implements SrqPeer {
 
     @Override
     public Optional<SrqMessage> receive(Duration timeout) {
-        return link().receive(Objects.requireNonNull(timeout, "timeout"));
+        if (Objects.requireNonNull(timeout, "timeout").isNegative() || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("the receive timeout must be in 0.." + MAX_TIMEOUT.toDays() + " days, got " + timeout);
+        }
+        return link().receive(timeout, () -> closed);
     }
 
     @Override
@@ -130,8 +141,9 @@ final class SrqPeerImpl implements SrqPeer {
     }
 
     private static Duration positive(Duration timeout) {
-        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("the call timeout must be > 0, got " + timeout);
+        if (timeout == null || timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("the call timeout must be > 0 and at most " + MAX_TIMEOUT.toDays()
+                    + " days, got " + timeout);
         }
         return timeout;
     }

@@ -44,6 +44,10 @@ public interface RaLogger extends BasicLogger {
     @Message(id = 4, value = "pinned memory: %s")
     void pinnedMemoryLimit(String limit);
 
+    @LogMessage(level = Logger.Level.ERROR)
+    @Message(id = 5, value = "%s: using the default, %d")
+    void badSystemProperty(String problem, long defaultValue);
+
     @LogMessage(level = Logger.Level.INFO)
     @Message(id = 50, value = "%s: device %s, chosen %s")
     void deviceChosen(String who, String device, String why);
@@ -100,6 +104,10 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 106, value = "refilling pooled SRQ '%s' on %s failed")
     void refillFailed(@Cause Throwable cause, String srq, String device);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 107, value = "%d unsolicited message(s) from %s were not taken with receive() before the connection handle closed: discarded (counted), so the pooled connection's next user does not get them")
+    void unsolicitedDiscarded(int count, Object remote);
 
     // ---- inbound delivery (300-399) ----
 

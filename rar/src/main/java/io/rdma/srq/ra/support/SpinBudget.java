@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class SpinBudget {
     /** The slots of this JVM's adapter threads. */
-    public static final SpinBudget PROCESS = new SpinBudget(slotsFromProperty());
+    public static final SpinBudget PROCESS = new SpinBudget((int) SystemProperties.SPINNERS.readOrDefault());
 
     private final int slots;
     private final AtomicInteger taken = new AtomicInteger();
@@ -40,11 +40,6 @@ public final class SpinBudget {
             throw new IllegalArgumentException("srq.spinners must be in 0..1024, got " + slots);
         }
         this.slots = slots;
-    }
-
-    private static int slotsFromProperty() {
-        long dflt = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
-        return (int) SystemProperties.longIn("srq.spinners", Math.min(dflt, 1024), 0, 1024);
     }
 
     /** @return whether the caller may spin now; if so it must call {@link #exit()} once it stops */

@@ -44,4 +44,47 @@ class SystemPropertiesTest {
                 () -> SystemProperties.longIn(NAME, 7, 0, 10));
         assertEquals(NAME + " must be in 0..10, got -1", e.getMessage());
     }
+
+    @Test
+    void aKnobWithABadValueFallsBackToItsDefaultWhereNothingCanStop() {
+        SystemProperties.Knob knob = new SystemProperties.Knob(NAME, 7, 0, 10);
+        System.setProperty(NAME, "two");
+        assertEquals(7, knob.readOrDefault());
+        assertThrows(IllegalArgumentException.class, knob::read);
+    }
+
+    @Test
+    void checkNamesTheFirstBadKnob() {
+        String old = System.getProperty("srq.call.spinNanos");
+        System.setProperty("srq.call.spinNanos", "20us");
+        try {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, SystemProperties::check);
+            assertEquals("srq.call.spinNanos must be an integer in 0..1000000000, got '20us'", e.getMessage());
+        } finally {
+            if (old == null) {
+                System.clearProperty("srq.call.spinNanos");
+            } else {
+                System.setProperty("srq.call.spinNanos", old);
+            }
+        }
+    }
+
+    @Test
+    void theResourceAdapterDoesNotStartWithABadKnob() {
+        String old = System.getProperty("srq.spinners");
+        System.setProperty("srq.spinners", "two");
+        try {
+            io.rdma.srq.ra.SrqResourceAdapter ra = new io.rdma.srq.ra.SrqResourceAdapter();
+            jakarta.resource.spi.ResourceAdapterInternalException e = assertThrows(
+                    jakarta.resource.spi.ResourceAdapterInternalException.class,
+                    () -> ra.start(new io.rdma.srq.ra.testing.TestBootstrapContext()));
+            assertEquals("system property srq.spinners must be an integer in 0..1024, got 'two'", e.getMessage());
+        } finally {
+            if (old == null) {
+                System.clearProperty("srq.spinners");
+            } else {
+                System.setProperty("srq.spinners", old);
+            }
+        }
+    }
 }
