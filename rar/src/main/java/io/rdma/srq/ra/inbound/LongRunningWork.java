@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * container gives it a thread of its own rather than one of its short-task pool (JCA 2.1 §11.6),
  * named {@code name} while it runs. {@link #release()} (the container's, or deactivation's) asks
  * the loop to end; {@link #awaitEnd} waits for that, bounded. A loop that fails while running is
- * logged and ends; so does an interrupted one (the interrupt is kept).
+ * logged and ends (an Error is logged and rethrown); so does an interrupted one (the interrupt is
+ * kept).
  */
 abstract class LongRunningWork implements Work, WorkContextProvider {
     @Serial
@@ -60,6 +61,9 @@ abstract class LongRunningWork implements Work, WorkContextProvider {
             if (running) {
                 RaLogger.LOG.loopFailed(e, name);
             }
+        } catch (Error e) {
+            RaLogger.LOG.loopFailed(e, name); // logged here, where its loop is known; the container sees it too
+            throw e;
         } finally {
             t.setName(old);
             end();

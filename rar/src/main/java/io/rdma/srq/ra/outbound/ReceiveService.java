@@ -108,7 +108,7 @@ final class ReceiveService implements Runnable {
             for (SrqManagedConnection mc : connections) {
                 try {
                     n += mc.service(events);
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | LinkageError e) { // one connection's failure, even a class that failed to load, never stops the others'
                     RaLogger.LOG.servicingFailed(e, mc);
                 }
             }
