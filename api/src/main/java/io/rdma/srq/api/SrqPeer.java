@@ -30,8 +30,9 @@ import java.util.concurrent.CompletableFuture;
  * answer would shift every later one), and the next connect re-establishes it; on a peer of this
  * adapter a timeout ends only that call. Once a peer echoed, a message with no immediate data, or
  * with imm_data whose high bit is clear, is unsolicited: it is queued for {@link #receive} (at most
- * 1024; more are dropped and counted); what no handle took when its handle closes is discarded and
- * counted too (SRQRA0107), never handed to the pooled connection's next user.
+ * 1024; more are dropped and counted); what no handle took is discarded and counted too when its
+ * handle closes or when the pooled connection, idle meanwhile, gets its next user (SRQRA0107):
+ * one user's messages are never handed to the next.
  *
  * <p><b>Threads.</b> {@link #call}, {@link #callAsync}, {@link #send} and {@link #receive} may be
  * called from several threads at once (sends are posted one at a time; each call waits for its own

@@ -119,7 +119,12 @@ final class PeerLink implements AutoCloseable {
         return lateReplies.get();
     }
 
-    /** @return unsolicited messages dropped because {@value #UNSOLICITED_CAPACITY} were waiting */
+    /** @return unsolicited messages waiting for {@link #receive} */
+    int queuedUnsolicited() {
+        return unsolicited.size();
+    }
+
+        /** @return unsolicited messages dropped: {@value #UNSOLICITED_CAPACITY} were waiting, or no handle took them */
     long droppedUnsolicited() {
         return droppedUnsolicited.get();
     }

@@ -397,7 +397,17 @@ public final class SrqManagedConnection implements ManagedConnection {
         return peers.values().stream().mapToLong(PeerLink::lateReplies).sum();
     }
 
-    /** @return messages on QPs no longer in the pool (a retired peer's), discarded */
+    /** @return unsolicited messages discarded (queue full, or no handle took them), over all peers alive */
+    public long droppedUnsolicited() {
+        return peers.values().stream().mapToLong(PeerLink::droppedUnsolicited).sum();
+    }
+
+        /** @return unsolicited messages waiting for a {@code receive}, over all peers alive */
+    long queuedUnsolicited() {
+        return peers.values().stream().mapToLong(PeerLink::queuedUnsolicited).sum();
+    }
+
+        /** @return messages on QPs no longer in the pool (a retired peer's), discarded */
     public long strayMessages() {
         return strayMessages.get();
     }
@@ -509,9 +519,25 @@ public final class SrqManagedConnection implements ManagedConnection {
         if (!isUsable()) {
             throw new ResourceException("the RDMA device " + context.deviceName() + " is lost");
         }
+        if (handles.isEmpty()) {
+            discardUnsolicited(); // what came while it was idle in the pool was meant for its last user
+        }
         SrqConnectionHandle handle = new SrqConnectionHandle(this);
         handles.add(handle);
         return handle;
+    }
+
+    /**
+     * Discards (and counts, SRQRA0107) the unsolicited messages no handle took: at cleanup, and when
+     * an idle pooled connection gets its next user, so one user's messages never reach the next.
+     */
+    private void discardUnsolicited() {
+        for (PeerLink link : peers.values()) {
+            int n = link.discardUnsolicited();
+            if (n > 0) {
+                RaLogger.LOG.unsolicitedDiscarded(n, link.remote());
+            }
+        }
     }
 
     void attach(SrqConnectionHandle handle) {
@@ -545,12 +571,7 @@ public final class SrqManagedConnection implements ManagedConnection {
     public void cleanup() throws ResourceException {
         Teardown teardown = new Teardown();
         invalidateHandles(teardown);
-        for (PeerLink link : peers.values()) {
-            int n = link.discardUnsolicited();
-            if (n > 0) {
-                RaLogger.LOG.unsolicitedDiscarded(n, link.remote());
-            }
-        }
+        discardUnsolicited();
         teardown.throwIfFailed(first -> new ResourceException("cleanup of " + device + ": " + first.getMessage(), first));
     }
 
