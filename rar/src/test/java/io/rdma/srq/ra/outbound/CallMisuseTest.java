@@ -7,6 +7,7 @@ import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
+import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftAdapterTest;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
 import org.junit.jupiter.api.Test;
@@ -137,25 +138,18 @@ class CallMisuseTest extends SoftAdapterTest {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         try (SrqConnection c = factory.getConnection()) {
             SrqPeer peer = c.connect(at(a), T);
-            AtomicReference<Throwable> failure = new AtomicReference<>();
             AtomicLong cpuNanos = new AtomicLong();
             AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
-            Thread caller = Thread.ofPlatform().start(() -> {
+            Throwable failure = endOfAWaitDisturbedBy(() -> {
                 long cpu0 = threads.getCurrentThreadCpuTime();
                 try {
                     peer.call(request(NO_ANSWER), Duration.ofSeconds(20));
-                } catch (Throwable t) {
-                    failure.set(t);
+                } finally {
+                    stillInterrupted.set(Thread.currentThread().isInterrupted());
+                    cpuNanos.set(threads.getCurrentThreadCpuTime() - cpu0);
                 }
-                stillInterrupted.set(Thread.currentThread().isInterrupted());
-                cpuNanos.set(threads.getCurrentThreadCpuTime() - cpu0);
-            });
-            Thread.sleep(100);
-            long t0 = System.nanoTime();
-            caller.interrupt();
-            caller.join(5_000);
-            assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5), "ended long before its 20 s timeout");
-            CallTimedOutException e = assertInstanceOf(CallTimedOutException.class, failure.get());
+            }, Thread::interrupt);
+            CallTimedOutException e = assertInstanceOf(CallTimedOutException.class, failure);
             assertEquals("EINTR", e.errnoName());
             assertTrue(stillInterrupted.get(), "the interrupt status stays set");
             assertTrue(cpuNanos.get() < TimeUnit.MILLISECONDS.toNanos(1_000), "no busy wait: " + cpuNanos.get() + " ns");
@@ -169,21 +163,33 @@ class CallMisuseTest extends SoftAdapterTest {
         SrqActivation a = activate();
         SrqConnection c = factory.getConnection();
         SrqPeer peer = c.connect(at(a), T);
+        Throwable failure = endOfAWaitDisturbedBy(() -> peer.receive(Duration.ofSeconds(20)), t -> c.close());
+        PeerUnavailableException e = assertInstanceOf(PeerUnavailableException.class, failure);
+        assertEquals("ENOTCONN", e.errnoName());
+    }
+
+    /**
+     * Starts {@code wait} (a call or receive with a 20 s timeout) on a thread of its own, disturbs
+     * that thread 100 ms later, and checks that the wait ended within 2 s of it.
+     *
+     * @return what the wait threw (null if nothing)
+     */
+    private static Throwable endOfAWaitDisturbedBy(Runnable wait, java.util.function.Consumer<Thread> disturb)
+            throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread receiver = Thread.ofPlatform().start(() -> {
+        Thread waiter = Thread.ofPlatform().start(() -> {
             try {
-                peer.receive(Duration.ofSeconds(20));
+                wait.run();
             } catch (Throwable t) {
                 failure.set(t);
             }
         });
         Thread.sleep(100);
         long t0 = System.nanoTime();
-        c.close();
-        receiver.join(5_000);
-        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(2), "ended at the close, not after 20 s");
-        PeerUnavailableException e = assertInstanceOf(PeerUnavailableException.class, failure.get());
-        assertEquals("ENOTCONN", e.errnoName());
+        disturb.accept(waiter);
+        waiter.join(5_000);
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(2), "the wait ended at once, not at its 20 s timeout");
+        return failure.get();
     }
 
     @Test
@@ -199,20 +205,12 @@ class CallMisuseTest extends SoftAdapterTest {
         try (SrqConnection c = factory.getConnection()) {
             SrqPeer peer = c.connect(at(a), T);
             peer.send(request(1), 1);
-            waitUntil(() -> ((SrqManagedConnection) cm.all.iterator().next()).peerCount() == 1 && endpoints.received.size() == 1);
+            SoftActivationTest.await(() -> endpoints.received.size() == 1, "the message delivered");
             Thread.sleep(100); // the unsolicited answer is in the peer's queue
         }
         try (SrqConnection c = factory.getConnection()) {
             SrqPeer peer = c.connect(at(a), T);
             assertTrue(peer.receive(Duration.ofMillis(200)).isEmpty(), "the next user does not get the first one's message");
-        }
-    }
-
-    private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting");
-            Thread.sleep(5);
         }
     }
 

@@ -55,35 +55,34 @@ class SystemPropertiesTest {
 
     @Test
     void checkNamesTheFirstBadKnob() {
-        String old = System.getProperty("srq.call.spinNanos");
-        System.setProperty("srq.call.spinNanos", "20us");
-        try {
+        withProperty("srq.call.spinNanos", "20us", () -> {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, SystemProperties::check);
             assertEquals("srq.call.spinNanos must be an integer in 0..1000000000, got '20us'", e.getMessage());
-        } finally {
-            if (old == null) {
-                System.clearProperty("srq.call.spinNanos");
-            } else {
-                System.setProperty("srq.call.spinNanos", old);
-            }
-        }
+        });
     }
 
     @Test
     void theResourceAdapterDoesNotStartWithABadKnob() {
-        String old = System.getProperty("srq.spinners");
-        System.setProperty("srq.spinners", "two");
-        try {
+        withProperty("srq.spinners", "two", () -> {
             io.rdma.srq.ra.SrqResourceAdapter ra = new io.rdma.srq.ra.SrqResourceAdapter();
             jakarta.resource.spi.ResourceAdapterInternalException e = assertThrows(
                     jakarta.resource.spi.ResourceAdapterInternalException.class,
                     () -> ra.start(new io.rdma.srq.ra.testing.TestBootstrapContext()));
             assertEquals("system property srq.spinners must be an integer in 0..1024, got 'two'", e.getMessage());
+        });
+    }
+
+    /** Runs {@code body} with a system property set, and puts back what was there. */
+    private static void withProperty(String name, String value, Runnable body) {
+        String old = System.getProperty(name);
+        System.setProperty(name, value);
+        try {
+            body.run();
         } finally {
             if (old == null) {
-                System.clearProperty("srq.spinners");
+                System.clearProperty(name);
             } else {
-                System.setProperty("srq.spinners", old);
+                System.setProperty(name, old);
             }
         }
     }

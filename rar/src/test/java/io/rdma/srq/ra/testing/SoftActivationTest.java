@@ -133,7 +133,7 @@ public abstract class SoftActivationTest extends SoftAdapterTest {
      * @param what      names it in the failure
      * @throws InterruptedException if interrupted
      */
-    protected static void await(BooleanSupplier condition, String what) throws InterruptedException {
+    public static void await(BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
