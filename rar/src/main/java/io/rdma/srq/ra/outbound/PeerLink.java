@@ -124,7 +124,7 @@ final class PeerLink implements AutoCloseable {
         return unsolicited.size();
     }
 
-        /** @return unsolicited messages dropped: {@value #UNSOLICITED_CAPACITY} were waiting, or no handle took them */
+    /** @return unsolicited messages dropped: {@value #UNSOLICITED_CAPACITY} were waiting, or no handle took them */
     long droppedUnsolicited() {
         return droppedUnsolicited.get();
     }
@@ -282,7 +282,7 @@ final class PeerLink implements AutoCloseable {
      */
     void timedOut(PendingCall c, Duration timeout) {
         if (abandon(c, new VerbsException("ibv_poll_cq", Errno.ETIMEDOUT, "no reply from " + remote + " within "
-                + timeoutText(timeout) + " (call " + Integer.toUnsignedString(c.id() & 0x7FFF_FFFF) + ")"))
+                + timeoutText(timeout) + " (" + callName(c) + ")"))
                 && answersInOrder && !echoes) {
             RaLogger.LOG.inOrderPeerTimedOut(remote, timeout.toMillis());
             fail(new VerbsException("ibv_poll_cq", Errno.ENOTCONN, "the connection to " + remote
@@ -303,7 +303,12 @@ final class PeerLink implements AutoCloseable {
      */
     void interrupted(PendingCall c) {
         abandon(c, new VerbsException("ibv_poll_cq", Errno.EINTR, "the thread waiting for the reply from " + remote
-                + " was interrupted (call " + Integer.toUnsignedString(c.id() & 0x7FFF_FFFF) + ")"));
+                + " was interrupted (" + callName(c) + ")"));
+    }
+
+    /** {@return "call n": the call's number without {@link #CALL_BIT}, for messages} */
+    private static String callName(PendingCall c) {
+        return "call " + Integer.toUnsignedString(c.id() & ~CALL_BIT);
     }
 
     private static String timeoutText(Duration timeout) {

@@ -402,12 +402,12 @@ public final class SrqManagedConnection implements ManagedConnection {
         return peers.values().stream().mapToLong(PeerLink::droppedUnsolicited).sum();
     }
 
-        /** @return unsolicited messages waiting for a {@code receive}, over all peers alive */
+    /** @return unsolicited messages waiting for a {@code receive}, over all peers alive */
     long queuedUnsolicited() {
         return peers.values().stream().mapToLong(PeerLink::queuedUnsolicited).sum();
     }
 
-        /** @return messages on QPs no longer in the pool (a retired peer's), discarded */
+    /** @return messages on QPs no longer in the pool (a retired peer's), discarded */
     public long strayMessages() {
         return strayMessages.get();
     }

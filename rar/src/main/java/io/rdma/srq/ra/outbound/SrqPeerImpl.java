@@ -120,10 +120,8 @@ final class SrqPeerImpl implements SrqPeer {
 
     @Override
     public Optional<SrqMessage> receive(Duration timeout) {
-        if (Objects.requireNonNull(timeout, "timeout").isNegative() || timeout.compareTo(MAX_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("the receive timeout must be in 0.." + MAX_TIMEOUT.toDays() + " days, got " + timeout);
-        }
-        return link().receive(timeout, () -> closed);
+        Objects.requireNonNull(timeout, "timeout");
+        return link().receive(checked(timeout, "receive", true), () -> closed);
     }
 
     @Override
@@ -141,9 +139,21 @@ final class SrqPeerImpl implements SrqPeer {
     }
 
     private static Duration positive(Duration timeout) {
-        if (timeout == null || timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("the call timeout must be > 0 and at most " + MAX_TIMEOUT.toDays()
-                    + " days, got " + timeout);
+        return checked(timeout, "call", false);
+    }
+
+    /**
+     * @param timeout     a call's or a receive's timeout
+     * @param what        "call" or "receive", for the message
+     * @param zeroAllowed whether 0 (do not wait) is allowed
+     * @return {@code timeout}
+     * @throws IllegalArgumentException when null, negative, 0 where not allowed, or above {@link #MAX_TIMEOUT}
+     */
+    private static Duration checked(Duration timeout, String what, boolean zeroAllowed) {
+        if (timeout == null || timeout.isNegative() || (timeout.isZero() && !zeroAllowed)
+                || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("the " + what + " timeout must be " + (zeroAllowed ? ">= 0" : "> 0")
+                    + " and at most " + MAX_TIMEOUT.toDays() + " days, got " + timeout);
         }
         return timeout;
     }

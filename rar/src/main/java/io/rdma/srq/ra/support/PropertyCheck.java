@@ -14,7 +14,8 @@ import java.util.function.Function;
  * as an administrator needs them: {@code srqMaxWr must be an integer in 1..1048576, got 'abc'}.
  */
 public final class PropertyCheck {
-    private static final java.util.regex.Pattern ASCII_INTEGER = java.util.regex.Pattern.compile("[+-]?[0-9]+");
+    /** An integer as ASCII digits with an optional sign (Long.parseLong also takes other scripts' digits). */
+    static final java.util.regex.Pattern ASCII_INTEGER = java.util.regex.Pattern.compile("[+-]?[0-9]+");
     private final Class<?> bean;
 
     /** @param bean the JavaBean class the properties belong to (for the invalid-property descriptor) */

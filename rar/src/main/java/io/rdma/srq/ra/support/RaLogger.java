@@ -106,7 +106,7 @@ public interface RaLogger extends BasicLogger {
     void refillFailed(@Cause Throwable cause, String srq, String device);
 
     @LogMessage(level = Logger.Level.WARN)
-    @Message(id = 107, value = "%d unsolicited message(s) from %s were not taken with receive() before the connection handle closed: discarded (counted), so the pooled connection's next user does not get them")
+    @Message(id = 107, value = "%d unsolicited message(s) from %s were not taken with receive() by the pooled connection's last user: discarded (counted), so its next user does not get them")
     void unsolicitedDiscarded(int count, Object remote);
 
     // ---- inbound delivery (300-399) ----

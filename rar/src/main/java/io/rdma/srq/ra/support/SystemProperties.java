@@ -51,7 +51,6 @@ public final class SystemProperties {
         SPINNERS.read();
         CALL_SPIN_NANOS.read();
     }
-    private static final java.util.regex.Pattern ASCII_INTEGER = java.util.regex.Pattern.compile("[+-]?[0-9]+");
 
     private SystemProperties() {
     }
@@ -73,7 +72,7 @@ public final class SystemProperties {
         String t = text.strip();
         long n;
         try {
-            if (!ASCII_INTEGER.matcher(t).matches()) {
+            if (!PropertyCheck.ASCII_INTEGER.matcher(t).matches()) {
                 throw new NumberFormatException(t);
             }
             n = Long.parseLong(t);
