@@ -27,11 +27,16 @@ import java.util.Objects;
  *                              src_qp (ibv_poll_cq(3) calls src_qp valid for UD only)
  * @param lastWqeReachedEvent   whether an SRQ-attached QP entering ERROR raises
  *                              IBV_EVENT_QP_LAST_WQE_REACHED (driver note 8)
+ * @param destroyCleansCq       whether ibv_destroy_qp(3) removes the destroyed QP's unpolled
+ *                              completions from its CQs, so they are never polled (driver note 18:
+ *                              rdma-core providers/mlx5/verbs.c {@code mlx5_destroy_qp} calls
+ *                              {@code __mlx5_cq_clean} on the receive and the send CQ, which also
+ *                              frees their SRQ WQEs; rxe leaves them in the CQ)
  */
 public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean limitMustBeBelowMaxWr,
                            SrqSgeSizing srqSgeSizing, WcStatus recvLengthError, WcStatus sendLengthError,
                            WcStatus recvProtectionError, WcStatus sendKeyError, boolean rcSrcQpReported,
-                           boolean lastWqeReachedEvent) {
+                           boolean lastWqeReachedEvent, boolean destroyCleansCq) {
 
     /** Refuses a missing sizing rule or status. */
     public DriverQuirks {
@@ -88,6 +93,7 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         private WcStatus sendKeyError;
         private boolean rcSrcQpReported;
         private boolean lastWqeReachedEvent;
+        private boolean destroyCleansCq;
 
         private Builder() {
         }
@@ -193,13 +199,24 @@ public record DriverQuirks(boolean hasRc, boolean createLimitHonoured, boolean l
         }
 
         /**
+         * {@return this builder}
+         *
+         * @param v see {@link DriverQuirks#destroyCleansCq()}
+         */
+        public Builder destroyCleansCq(boolean v) {
+            destroyCleansCq = v;
+            return this;
+        }
+
+        /**
          * {@return the quirks}
          *
          * @throws NullPointerException if the sizing rule or a status was not set
          */
         public DriverQuirks build() {
             return new DriverQuirks(hasRc, createLimitHonoured, limitMustBeBelowMaxWr, srqSgeSizing, recvLengthError,
-                    sendLengthError, recvProtectionError, sendKeyError, rcSrcQpReported, lastWqeReachedEvent);
+                    sendLengthError, recvProtectionError, sendKeyError, rcSrcQpReported, lastWqeReachedEvent,
+                    destroyCleansCq);
         }
     }
 }

@@ -219,6 +219,37 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
     }
 
     /**
+     * What mlx5's {@code __mlx5_cq_clean} does at ibv_destroy_qp(3) (driver note 18): removes every
+     * unpolled completion of QP {@code qpNum}, keeping the others in their order. The device side;
+     * called by a QP's destroy on profiles with {@link DriverQuirks#destroyCleansCq()}.
+     *
+     * @param qpNum the destroyed QP's number
+     * @return completions removed
+     */
+    int clean(int qpNum) {
+        synchronized (lock) {
+            int kept = 0;
+            for (int k = 0; k < count; k++) {
+                long from = ((head + k) & (capacity - 1)) * SIZE;
+                if (ring.get(ValueLayout.JAVA_INT, from + QP_NUM) == qpNum) {
+                    continue;
+                }
+                long to = ((head + kept) & (capacity - 1)) * SIZE;
+                if (to != from) {
+                    MemorySegment.copy(ring, from, ring, to, SIZE);
+                }
+                kept++;
+            }
+            int removed = count - kept;
+            count = kept;
+            if (removed > 0) {
+                overrun = false;
+            }
+            return removed;
+        }
+    }
+
+    /**
      * ibv_req_notify_cq(3): the next completion (with {@code solicitedOnly}: the next solicited or
      * failed one) queues an event on the CQ's channel. Completions already in the CQ do not. On a CQ
      * without a channel the call succeeds and has no effect, as on a real device.

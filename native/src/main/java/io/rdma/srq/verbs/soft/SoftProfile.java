@@ -38,6 +38,8 @@ import io.rdma.srq.api.WcStatus;
  *   <tr><td>src_qp of an RC receive (ibv_poll_cq(3): valid for UD only)</td><td>0, as rxe_resp.c leaves it</td>
  *       <td>the sender's QP number</td><td>–</td></tr>
  *   <tr><td>QP_LAST_WQE_REACHED</td><td>never, as rxe on kernel 6.1 (6.12 raises it; driver note 8)</td><td>when an SRQ-attached QP enters ERROR</td><td>–</td></tr>
+ *   <tr><td>unpolled completions of a destroyed QP (driver note 18)</td><td>stay in the CQ</td>
+ *       <td>removed from its CQs ({@code __mlx5_cq_clean}): never polled</td><td>stay in the CQ</td></tr>
  *   <tr><td>efadv_query_device</td><td>EOPNOTSUPP (empty)</td><td>EOPNOTSUPP (empty)</td>
  *       <td>attributes with every {@link io.rdma.srq.api.EfaCapability} bit</td></tr>
  * </table>
@@ -98,6 +100,7 @@ public enum SoftProfile {
                     .sendKeyError(WcStatus.LOC_QP_OP_ERR)             // rxe_req.c finish_packet (lookup_mr); lab
                     .rcSrcQpReported(false)                           // rxe_resp.c do_complete: only from a DETH; lab
                     .lastWqeReachedEvent(false)                       // driver note 8: kernel 6.1 never raises it
+                    .destroyCleansCq(false)                           // driver note 18: rxe leaves them
                     .build()),
 
     /** A Mellanox/NVIDIA ConnectX-5 (mlx5; typical values, not measured). Fields not set are 0. */
@@ -156,6 +159,7 @@ public enum SoftProfile {
                     .sendKeyError(WcStatus.LOC_PROT_ERR)              // mlx5 cq.c: syndrome LOCAL_PROT_ERR
                     .rcSrcQpReported(true)                            // mlx5 cq.c: src_qp from the CQE's flags_rqpn
                     .lastWqeReachedEvent(true)                        // driver note 8
+                    .destroyCleansCq(true)                            // driver note 18: __mlx5_cq_clean
                     .build()),
 
     /** An AWS Elastic Fabric Adapter (typical values, not measured): no SRQ, no RC. Fields not set are 0. */

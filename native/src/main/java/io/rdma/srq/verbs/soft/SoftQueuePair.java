@@ -668,6 +668,13 @@ final class SoftQueuePair extends SoftResource implements QueuePair {
         } finally {
             unlockSend();
         }
+        if (quirks.destroyCleansCq()) {
+            // mlx5_destroy_qp: __mlx5_cq_clean on the receive CQ, then the send CQ if it is another
+            recvCq.clean(qpNum);
+            if (sendCq != recvCq) {
+                sendCq.clean(qpNum);
+            }
+        }
         SoftFabric.unregister(qpNum, this);
         for (SoftQueuePair w : SoftFabric.queuePairs()) {
             if (w.remoteQpn == qpNum) {

@@ -302,6 +302,38 @@ class FabricConformanceTest extends ConformanceBase {
     }
 
     @Test
+    @DisplayName("driver note 18: ibv_destroy_qp(3) of a QP whose acknowledged receives are still unpolled — mlx5 "
+            + "removes its completions from the CQ (__mlx5_cq_clean), rxe leaves them; another QP's stay either way")
+    void destroyingAQpWithUnpolledCompletions() throws Exception {
+        assumeRcOnSrq();
+        Link l = new Link(64, 64, 7);
+        QueuePair c = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
+        QueuePair d = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
+        d.connect(PORT, target.gidIndex(), c.localEndpoint(PORT, target.gidIndex()));
+        c.connect(PORT, target.gidIndex(), d.localEndpoint(PORT, target.gidIndex()));
+        l.postReceives(5);
+        for (int i = 0; i < 3; i++) {
+            l.send(i, i * 64L, payload(8, i), null);
+        }
+        for (int i = 0; i < 2; i++) {
+            d.postSend(10 + i, l.mr, 256 + i * 64L, 8, null);
+        }
+        // every SEND acknowledged: the receiver holds all five, their completions are in cqB, unpolled
+        assertTrue(poll(l.cqA, 5).stream().allMatch(w -> w.status() == WcStatus.SUCCESS));
+        int destroyed = l.b.qpNum();
+        l.b.moveToError();
+        l.b.close();
+        List<Wc> left = pollQuietly(l.cqB);
+        long ofDestroyed = left.stream().filter(w -> w.qpNum() == destroyed).count();
+        assertEquals(2, left.stream().filter(w -> w.qpNum() == c.qpNum()).count(), "the other QP's completions: " + left);
+        if (driver == Driver.MLX) {
+            assertEquals(0, ofDestroyed, "mlx5 cleans a destroyed QP's completions out of its CQ: " + left);
+        } else if (driver == Driver.RXE) {
+            assertEquals(3, ofDestroyed, "rxe leaves a destroyed QP's completions in the CQ: " + left);
+        }
+    }
+
+    @Test
     @DisplayName("driver note 8: waiting for IBV_EVENT_QP_LAST_WQE_REACHED after a QP on an SRQ went to ERROR is "
             + "bounded; rxe raises it from kernel 6.12 on, never on 6.1")
     void lastWqeReachedWaitIsBounded() throws Exception {
