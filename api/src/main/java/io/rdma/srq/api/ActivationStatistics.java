@@ -34,6 +34,9 @@ public final class ActivationStatistics {
     private final long copiedOut;
     private final long slowDisconnects;
     private final int retained;
+    private final int leavingConnections;
+    private final long closedConnections;
+    private final long closedOnLastWqe;
 
     private ActivationStatistics(Builder b) {
         this.srqName = Objects.requireNonNull(b.srqName, "srqName");
@@ -56,6 +59,9 @@ public final class ActivationStatistics {
         this.copiedOut = b.copiedOut;
         this.slowDisconnects = b.slowDisconnects;
         this.retained = b.retained;
+        this.leavingConnections = b.leavingConnections;
+        this.closedConnections = b.closedConnections;
+        this.closedOnLastWqe = b.closedOnLastWqe;
     }
 
     /** {@return a builder: srqName and device must be set, counters are 0 and the map empty unless set} */
@@ -179,6 +185,32 @@ public final class ActivationStatistics {
         return retained;
     }
 
+    /**
+     * {@return connections leaving now: their peer disconnected (or they were evicted, or never
+     *          established), their QP is in ERROR and waits until every completion it put in the CQ
+     *          has been polled before it is destroyed}
+     */
+    public int leavingConnections() {
+        return leavingConnections;
+    }
+
+    /**
+     * {@return connections whose QP was destroyed after every completion it put in the CQ had been
+     *          polled (delivered or counted), since activation}
+     */
+    public long closedConnections() {
+        return closedConnections;
+    }
+
+    /**
+     * {@return of {@link #closedConnections()}, those whose last completion the device announced with
+     *          IBV_EVENT_QP_LAST_WQE_REACHED (mlx5; rxe from kernel 6.12); the others waited a quiet
+     *          period after their QP entered ERROR}
+     */
+    public long closedOnLastWqe() {
+        return closedOnLastWqe;
+    }
+
     /** {@return connect requests rejected since activation, all reasons} */
     public long rejected() {
         return rejectedByReason.values().stream().mapToLong(Long::longValue).sum();
@@ -206,14 +238,18 @@ public final class ActivationStatistics {
                 && rejectedByReason.equals(s.rejectedByReason)
                 && copiedOut == s.copiedOut
                 && slowDisconnects == s.slowDisconnects
-                && retained == s.retained;
+                && retained == s.retained
+                && leavingConnections == s.leavingConnections
+                && closedConnections == s.closedConnections
+                && closedOnLastWqe == s.closedOnLastWqe;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(srqName, device, posted, completed, delivered, undelivered, endpointFailures, redelivered,
                 deadLettered, pauses, paused, errorCompletions, limitEvents, outstanding, fill, connections,
-                rejectedByReason, copiedOut, slowDisconnects, retained);
+                rejectedByReason, copiedOut, slowDisconnects, retained, leavingConnections, closedConnections,
+                closedOnLastWqe);
     }
 
     @Override
@@ -237,7 +273,8 @@ public final class ActivationStatistics {
                 + ", rejectedByReason=" + rejectedByReason.entrySet().stream().filter(e -> e.getValue() != 0)
                         .map(Map.Entry::toString).collect(Collectors.joining(", ", "{", "}"))
                 + ", copiedOut=" + copiedOut + ", slowDisconnects=" + slowDisconnects
-                + ", retained=" + retained + "]";
+                + ", retained=" + retained + ", leavingConnections=" + leavingConnections
+                + ", closedConnections=" + closedConnections + ", closedOnLastWqe=" + closedOnLastWqe + "]";
     }
 
     /** Builds an {@link ActivationStatistics} (the adapter's). Not thread-safe. */
@@ -262,6 +299,9 @@ public final class ActivationStatistics {
         private long copiedOut;
         private long slowDisconnects;
         private int retained;
+        private int leavingConnections;
+        private long closedConnections;
+        private long closedOnLastWqe;
 
         private Builder() {
         }
@@ -483,6 +523,39 @@ public final class ActivationStatistics {
          */
         public Builder retained(int v) {
             retained = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code leavingConnections}.
+         *
+         * @param v connections leaving now
+         * @return this
+         */
+        public Builder leavingConnections(int v) {
+            leavingConnections = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code closedConnections}.
+         *
+         * @param v connections destroyed after their last completions were polled
+         * @return this
+         */
+        public Builder closedConnections(long v) {
+            closedConnections = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code closedOnLastWqe}.
+         *
+         * @param v of those, the ones IBV_EVENT_QP_LAST_WQE_REACHED announced
+         * @return this
+         */
+        public Builder closedOnLastWqe(long v) {
+            closedOnLastWqe = v;
             return this;
         }
 

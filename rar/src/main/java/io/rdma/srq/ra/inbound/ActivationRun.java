@@ -95,10 +95,13 @@ final class ActivationRun {
         // created with limit 0; the first top-up arms it after posting (driver note 4)
         SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
         this.buffers = new ReceiveBuffers(pd, srq, config);
-        this.links = new Links(name, pd, cq, srq, config.replyBufferSize(), config.replyTimeout(), config.fabric());
+        CqSweep sweep = new CqSweep();
+        this.links = new Links(name, pd, cq, srq, config.replyBufferSize(), config.replyTimeout(), config.fabric(),
+                sweep);
         this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm,
                 new DeliveryRules(name, config.maxDeliveryAttempts(), tsr, sink, factory.getEndpointClass().getClassLoader(),
-                        SrqBatchListener.class.isAssignableFrom(factory.getEndpointClass()), config.maxBatchSize()));
+                        SrqBatchListener.class.isAssignableFrom(factory.getEndpointClass()), config.maxBatchSize()),
+                sweep);
         try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(Poller.BATCH)) {
             buffers.topUp(wrs);
         }
@@ -375,6 +378,8 @@ final class ActivationRun {
                 .errorCompletions(poller.errors()).limitEvents(control.limitEvents())
                 .outstanding(buffers.outstanding()).fill(buffers.fill()).connections(links.size())
                 .rejectedByReason(admission.rejectedByReason()).copiedOut(poller.copiedOut())
-                .slowDisconnects(poller.slowDisconnects()).retained(poller.retainedBuffers()).build();
+                .slowDisconnects(poller.slowDisconnects()).retained(poller.retainedBuffers())
+                .leavingConnections(links.leaving()).closedConnections(links.closed())
+                .closedOnLastWqe(links.closedOnLastWqe()).build();
     }
 }

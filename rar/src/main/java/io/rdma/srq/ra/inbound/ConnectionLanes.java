@@ -87,11 +87,23 @@ final class ConnectionLanes {
      * messages, copying it out (and disconnecting the connection) past the bound.
      */
     void offer(WorkCompletionArray wcs, int i, long connectionId) {
-        Lane lane = lanes.computeIfAbsent(connectionId, Lane::new);
-        int buffer = (int) wcs.wrId(i);
-        int byteLen = wcs.byteLen(i);
         boolean hasImm = wcs.hasImm(i);
-        int qpNum = wcs.qpNum(i);
+        offer(new Waiting((int) wcs.wrId(i), wcs.byteLen(i), hasImm, hasImm ? wcs.immData(i) : 0, wcs.qpNum(i),
+                connectionId, null));
+    }
+
+    /**
+     * Queues a polled message, still in its receive buffer, behind its connection's earlier messages,
+     * as {@link #offer(WorkCompletionArray, int, long)}.
+     *
+     * @param polled the message ({@code bytes} null)
+     */
+    void offer(Waiting polled) {
+        long connectionId = polled.connectionId();
+        Lane lane = lanes.computeIfAbsent(connectionId, Lane::new);
+        int buffer = polled.buffer();
+        int byteLen = polled.byteLen();
+        int qpNum = polled.qpNum();
         byte[] bytes = null;
         if (lane.held >= maxHeld) {
             bytes = buffers.buffer(buffer, byteLen).toArray(ValueLayout.JAVA_BYTE);
@@ -108,7 +120,8 @@ final class ConnectionLanes {
         } else {
             lane.held++;
         }
-        lane.queue.add(new Waiting(buffer, byteLen, hasImm, hasImm ? wcs.immData(i) : 0, qpNum, connectionId, bytes));
+        lane.queue.add(bytes == null ? polled : new Waiting(buffer, byteLen, polled.hasImm(), polled.immData(), qpNum,
+                connectionId, bytes));
         waiting++;
         if (!lane.busy && !lane.queued) {
             lane.queued = true;

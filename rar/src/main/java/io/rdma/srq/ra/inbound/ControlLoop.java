@@ -33,7 +33,10 @@ import java.util.function.Consumer;
  *       limits), then accepted onto a new connection on the SRQ ({@link Links#accept}); rejected
  *       (rdma_reject(3), the {@link RejectReason} in its private data) when refused or when the accept
  *       fails;</li>
- *   <li>DISCONNECTED, TIMEWAIT_EXIT of an accepted connection: it is closed;</li>
+ *   <li>DISCONNECTED, TIMEWAIT_EXIT of an accepted connection: it leaves ({@link Links#drop}: its QP
+ *       to ERROR at once, destroyed — and its admission slot released — by a later turn, once its last
+ *       completions were polled, {@link Retiring});</li>
+ *   <li>IBV_EVENT_QP_LAST_WQE_REACHED: the QP it names adds no more completions ({@link Retiring});</li>
  *   <li>RDMA_CM_EVENT_DEVICE_REMOVAL, of the listener or of an accepted connection (rdma_cm(7): the
  *       device is going away; rxe's removal waits until every object of it is closed): the device
  *       is lost — told to the activation, which frees the run's natives and recovers;</li>
@@ -130,6 +133,7 @@ final class ControlLoop extends LongRunningWork {
             while (running() && (a = context.getAsyncEvent(Duration.ZERO)).isPresent()) {
                 asyncEvent(a.get());
             }
+            links.reapRetired(admission::closed);
             if (!presence.stillListed()) {
                 lost.accept(Fault.deviceUnlisted());
             }
@@ -143,9 +147,7 @@ final class ControlLoop extends LongRunningWork {
             lost.accept(Fault.deviceRemoval());
         } else if (e.connection() != null && (e.type() == CmEventType.DISCONNECTED
                 || e.type() == CmEventType.TIMEWAIT_EXIT)) {
-            int qpNum = e.connection().qp().qpNum();
-            links.drop(qpNum);
-            admission.closed(qpNum);
+            links.drop(e.connection().qp().qpNum()); // its admission slot is released when its QP is destroyed
         }
     }
 
@@ -178,6 +180,8 @@ final class ControlLoop extends LongRunningWork {
     private void asyncEvent(AsyncEvent e) {
         if (e.type() == AsyncEventType.SRQ_LIMIT_REACHED && e.element() == srq) {
             limitReached();
+        } else if (e.type() == AsyncEventType.QP_LAST_WQE_REACHED && e.element() != null) {
+            links.lastWqeReached(e.element());
         } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
             lost.accept(Fault.deviceFatal());
         } else if (e.type() == AsyncEventType.PORT_ERR && !portsDown && !anyPortActive()) {

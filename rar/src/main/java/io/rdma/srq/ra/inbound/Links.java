@@ -9,6 +9,7 @@ import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.ProtectionDomain;
 import io.rdma.srq.verbs.SharedReceiveQueue;
+import io.rdma.srq.verbs.VerbsObject;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 
 /**
  * The connections of one activation, accepted or opened by it, by the qp_num of their QP: each an
@@ -40,6 +42,8 @@ public final class Links {
     private final Map<Integer, RcConnection> byQpNum = new ConcurrentHashMap<>();
     private final Map<Integer, Long> idByQpNum = new ConcurrentHashMap<>();
     private volatile boolean stopping;
+    /** Connections leaving: in ERROR, destroyed once their last completions were polled. */
+    private final Retiring retiring;
     /** Held while a connection is established and registered, so its first message finds its id. */
     private final Object registering = new Object();
 
@@ -52,9 +56,12 @@ public final class Links {
      * @param replyTimeout    the longest a reply waits for room in its connection's send ring (a peer
      *                        that never reads fills it): then ETIMEDOUT, the delivering thread is free
      * @param fabric          the fabric settings of every connection (traffic class, ACK timeout, retry counts)
+     * @param sweep           what the poller says of the CQ: a leaving connection's QP is destroyed only
+     *                        once its completions were taken ({@link Retiring})
      */
     public Links(String name, ProtectionDomain pd, CompletionQueue cq, SharedReceiveQueue srq, int replyBufferSize,
-                 Duration replyTimeout, ConnectionParameters fabric) {
+                 Duration replyTimeout, ConnectionParameters fabric, CqSweep sweep) {
+        this.retiring = new Retiring(name, sweep);
         this.fabric = fabric;
         this.name = name;
         this.pd = pd;
@@ -113,23 +120,28 @@ public final class Links {
     }
 
     /**
-     * Forgets the connection of {@code qpNum} and closes it (disconnect, destroy), quietly. Its id
-     * stays with the QP number until a later connection gets that number, so completions polled after
-     * the close (acknowledged before it) still name their connection — and stay in its order under
-     * ordering=connection; replies to it fail with ENOTCONN.
+     * Ends the connection of {@code qpNum} (its peer disconnected, it was evicted, it never
+     * established): it is forgotten for replies (ENOTCONN from now on), its QP moves to ERROR and
+     * rdma_disconnect(3) tells the peer; the QP is destroyed by a later {@link #reapRetired}, once
+     * every completion it put in the CQ has been polled ({@link Retiring}: on mlx5 a destroy would
+     * remove them uncounted, driver note 18). Its id stays with the QP number until a later connection
+     * gets that number, so its completions polled meanwhile still name their connection — and stay in
+     * its order under ordering=connection. Quietly; idempotent.
      *
      * @param qpNum the connection's qp_num; unknown ones are ignored
      */
     void drop(int qpNum) {
-        Teardown.quietly(byQpNum.remove(qpNum));
+        RcConnection link = byQpNum.remove(qpNum);
+        if (link != null) {
+            retiring.add(link);
+        }
     }
 
     /**
-     * Disconnects a connection that holds too much of the SRQ ({@link ConnectionLanes}): its QP goes
-     * to ERROR (ibv_modify_qp(3) IBV_QPS_ERR), so no further message is acknowledged to it, and
-     * rdma_disconnect(3) tells the peer; the QP is destroyed when the DISCONNECTED event comes (the
-     * control loop's {@link #drop}), after its last completions were polled, as for a peer's
-     * disconnect. Quietly; a later connection on the same QP number is left alone.
+     * Disconnects a connection that holds too much of the SRQ ({@link ConnectionLanes}): as
+     * {@link #drop}, its QP to ERROR, so no further message is acknowledged to it (what it sent before
+     * is still delivered), destroyed once its completions were taken. A later connection on the same
+     * QP number is left alone.
      *
      * @param qpNum        the connection's qp_num
      * @param connectionId its id
@@ -137,18 +149,32 @@ public final class Links {
      */
     boolean evict(int qpNum, long connectionId) {
         RcConnection link = byQpNum.get(qpNum);
-        if (link == null || connectionId(qpNum) != connectionId) {
+        if (link == null || connectionId(qpNum) != connectionId || !byQpNum.remove(qpNum, link)) {
             return false;
         }
-        try {
-            link.qp().moveToError();
-            if (link.connection() != null) {
-                link.connection().disconnect();
-            }
-        } catch (VerbsException | RuntimeException e) {
-            drop(qpNum);
-        }
+        retiring.add(link);
         return true;
+    }
+
+    /**
+     * IBV_EVENT_QP_LAST_WQE_REACHED (ibv_get_async_event(3)): the QP will add no more completions.
+     *
+     * @param qp the event's element
+     */
+    void lastWqeReached(VerbsObject qp) {
+        boolean live = byQpNum.values().stream().anyMatch(l -> l.qp() == qp);
+        retiring.lastWqeReached(qp, live);
+    }
+
+    /**
+     * Destroys the leaving connections whose completions have all been polled (the control loop,
+     * every turn).
+     *
+     * @param released told the qp_num of each one destroyed, after the destroy (its admission slot)
+     * @return connections destroyed
+     */
+    int reapRetired(IntConsumer released) {
+        return retiring.reap(released);
     }
 
     /**
@@ -201,17 +227,33 @@ public final class Links {
         return failed;
     }
 
-    /** Closes every connection, quietly (deactivation). */
+    /** Closes every connection, leaving ones too, quietly (deactivation, once the CQ was drained). */
     void closeAll() {
         for (RcConnection link : List.copyOf(byQpNum.values())) {
             Teardown.quietly(link);
         }
         byQpNum.clear();
+        retiring.closeAll();
         idByQpNum.clear();
     }
 
-    /** @return connections now */
+    /** @return connections now (not counting leaving ones) */
     int size() {
         return byQpNum.size();
+    }
+
+    /** @return connections leaving now: in ERROR, waiting for their last completions to be polled */
+    int leaving() {
+        return retiring.size();
+    }
+
+    /** @return connections destroyed after their last completions were polled */
+    long closed() {
+        return retiring.closed();
+    }
+
+    /** @return of {@link #closed()}, those whose end IBV_EVENT_QP_LAST_WQE_REACHED announced */
+    long closedOnLastWqe() {
+        return retiring.closedOnLastWqe();
     }
 }

@@ -102,6 +102,14 @@ public final class Poller extends LongRunningWork {
     private final ConnectionLanes lanes;
     /** Receive buffers kept past their call by ReceiveCompletion.retain(). */
     private final RetainedBuffers retained;
+    /** What leaving connections and the poller tell each other of the CQ ({@link Retiring}). */
+    private final CqSweep sweep;
+    /**
+     * Completions polled while delivery was behind, because a leaving connection needed the CQ polled
+     * empty ({@link CqSweep}), in poll order, still in their receive buffers; handed on before
+     * anything polled later. The poller's thread only.
+     */
+    private final ArrayDeque<ConnectionLanes.Waiting> swept = new ArrayDeque<>();
     private final AtomicReference<Runnable> whenIdle = new AtomicReference<>();
     private volatile boolean draining;
     private volatile long drainDeadline;
@@ -118,13 +126,15 @@ public final class Poller extends LongRunningWork {
      * @param factory     makes the endpoints (at most maxConcurrency, reused)
      * @param workManager runs the delivery batches
      * @param rules       redelivery, the transaction watch and dead letters
+     * @param sweep       where the poller reports polling the CQ empty, and learns that it must
      * @throws NullPointerException without a channel for pollMode event or adaptive
      */
     public Poller(String name, InboundConfig config, CompletionQueue cq, CompletionChannel channel,
                   ReceiveBuffers buffers, Links links, MessageEndpointFactory factory, WorkManager workManager,
-                  DeliveryRules rules) {
+                  DeliveryRules rules, CqSweep sweep) {
         super("srq-poller-" + name);
         this.name = name;
+        this.sweep = sweep;
         this.cq = cq;
         this.wait = new CompletionWait(waitMode(config), cq, channel);
         this.buffers = buffers;
@@ -177,6 +187,9 @@ public final class Poller extends LongRunningWork {
                     // completions wait in the CQ; the SRQ empties and senders see RNR backpressure
                     reclaim();
                     wait.rest();
+                    if (sweep.wanted()) {
+                        sweepOnce(wcs); // a leaving connection's completions are taken, held for later
+                    }
                     Thread.sleep(PAUSE_CHECK_MS);
                     continue;
                 }
@@ -202,7 +215,7 @@ public final class Poller extends LongRunningWork {
                     continue;
                 }
                 if (draining && ++emptyPolls >= 2 && permits.availablePermits() == maxConcurrency
-                        && (lanes == null || lanes.waiting() == 0)
+                        && swept.isEmpty() && (lanes == null || lanes.waiting() == 0)
                         && System.nanoTime() - lastWork >= QUIET_NANOS) {
                     break;
                 }
@@ -211,9 +224,10 @@ public final class Poller extends LongRunningWork {
                     batchEnded.tryAcquire(1, TimeUnit.MILLISECONDS);
                     continue;
                 }
-                wait.idle(lastWork, !returned.isEmpty(), draining);
+                wait.idle(lastWork, !returned.isEmpty(), draining || sweep.wanted());
             }
         } finally {
+            undelivered.add(dropSwept()); // the loop ended without a drain: nothing is delivered any more
             wait.rest();
             turn.unlock();
         }
@@ -228,6 +242,7 @@ public final class Poller extends LongRunningWork {
     private void abandon(WorkCompletionArray wcs) throws VerbsException, InterruptedException {
         abandoned = true;
         reclaim();
+        undelivered.add(dropSwept());
         if (lanes != null) {
             undelivered.add(lanes.abandon());
         }
@@ -267,17 +282,88 @@ public final class Poller extends LongRunningWork {
         if (!draining) {
             buffers.topUp(wrs);
         }
+        boolean behind;
         if (lanes != null) {
+            feedSwept();
             dispatchLanes();
-            if (!lanes.keepingUp()) {
-                return -1;
-            }
-        } else if (permits.availablePermits() == 0) {
-            return -1;
+            behind = !swept.isEmpty() || !lanes.keepingUp();
+        } else {
+            dispatchSwept();
+            behind = !swept.isEmpty() || permits.availablePermits() == 0;
         }
+        if (behind) {
+            // backpressure; but a leaving connection's completions are taken all the same, held
+            return sweep.wanted() && sweepOnce(wcs) > 0 ? 1 : -1;
+        }
+        long start = System.nanoTime();
         int n = cq.poll(wcs, BATCH);
+        if (n < BATCH) {
+            sweep.emptied(start);
+        }
         if (n > 0) {
             dispatch(wcs, n);
+        }
+        return n;
+    }
+
+    /**
+     * Delivery is behind and a leaving connection needs the CQ polled empty ({@link CqSweep}): takes
+     * up to {@value #BATCH} completions into {@link #swept}, to be handed on when an endpoint is free.
+     *
+     * @return completions taken
+     */
+    private int sweepOnce(WorkCompletionArray wcs) throws VerbsException {
+        long start = System.nanoTime();
+        int n = cq.poll(wcs, BATCH);
+        if (n < BATCH) {
+            sweep.emptied(start);
+        }
+        completed.add(n);
+        buffers.consumed(n);
+        for (int i = 0; i < n; i++) {
+            if (!wcs.isSuccess(i)) {
+                failedCompletion(wcs, i);
+                continue;
+            }
+            int qpNum = wcs.qpNum(i);
+            boolean hasImm = wcs.hasImm(i);
+            swept.add(new ConnectionLanes.Waiting((int) wcs.wrId(i), wcs.byteLen(i), hasImm,
+                    hasImm ? wcs.immData(i) : 0, qpNum, links.connectionId(qpNum), null));
+        }
+        return n;
+    }
+
+    /** ordering=none: the swept completions, oldest first, in batches while an endpoint is free. */
+    private void dispatchSwept() {
+        while (!swept.isEmpty() && permits.tryAcquire()) {
+            Delivery d = batch();
+            while (d.count() < d.capacity() && !swept.isEmpty()) {
+                d.add(swept.poll());
+            }
+            schedule(d);
+        }
+    }
+
+    /** ordering=connection: the swept completions, oldest first, into their lanes while they keep up. */
+    private void feedSwept() {
+        while (!swept.isEmpty() && lanes.keepingUp()) {
+            for (int k = 0; k < BATCH && !swept.isEmpty(); k++) {
+                lanes.offer(swept.poll());
+            }
+        }
+    }
+
+    /**
+     * The swept completions will not be delivered (drain timeout, the loop ended): their buffers are
+     * released.
+     *
+     * @return how many: acknowledged, never delivered (undelivered)
+     */
+    private int dropSwept() {
+        int n = swept.size();
+        ConnectionLanes.Waiting w;
+        while ((w = swept.poll()) != null) {
+            buffers.release(w.buffer());
         }
         return n;
     }
@@ -307,10 +393,7 @@ public final class Poller extends LongRunningWork {
         Delivery d = null;
         for (int i = 0; i < n; i++) {
             if (!wcs.isSuccess(i)) {
-                errors.increment();
-                LOG.debugf("activation %s: %s completion of buffer %d on QP %d", name, wcs.status(i), wcs.wrId(i),
-                        wcs.qpNum(i));
-                buffers.release((int) wcs.wrId(i));
+                failedCompletion(wcs, i);
                 continue;
             }
             if (lanes != null) {
@@ -331,6 +414,14 @@ public final class Poller extends LongRunningWork {
         }
         permits.acquire();
         schedule(d);
+    }
+
+    /** Counts an error completion and frees its buffer (never delivered). */
+    private void failedCompletion(WorkCompletionArray wcs, int i) {
+        errors.increment();
+        LOG.debugf("activation %s: %s completion of buffer %d on QP %d", name, wcs.status(i), wcs.wrId(i),
+                wcs.qpNum(i));
+        buffers.release((int) wcs.wrId(i));
     }
 
     /** ordering=connection: a batch for each ready lane while an endpoint is free. */

@@ -53,6 +53,12 @@ public final class StatisticsTable {
             gauge("outstanding-receives", "receive WRs posted and not yet consumed, now, WRs", a -> a.statistics().outstanding()),
             gauge("srq-fill", "the fill level the SRQ is topped up to, now, WRs", a -> a.statistics().fill()),
             gauge("connections", "RC connections on the SRQ now", a -> a.statistics().connections()),
+            gauge("leaving-connections", "connections whose peer left, their QP in ERROR until every completion it put"
+                    + " in the CQ has been polled, now", a -> a.statistics().leavingConnections()),
+            counter("closed-connections", "connections whose QP was destroyed after its last completions were polled",
+                    a -> a.statistics().closedConnections()),
+            counter("closed-on-last-wqe", "of closed-connections, those whose end IBV_EVENT_QP_LAST_WQE_REACHED announced"
+                    + " (the others: a quiet period after ERROR)", a -> a.statistics().closedOnLastWqe()),
             counter("undelivered", "messages received (acknowledged to their sender) but never delivered: left when"
                     + " deactivation's drainTimeout passed", a -> a.statistics().undelivered()),
             counter("redeliveries", "delivery attempts after a failed one (maxDeliveryAttempts)", a -> a.statistics().redelivered()),

@@ -66,11 +66,13 @@ public class AdapterPathBenchmark extends SoftDeviceBenchmark {
         ProtectionDomain pd = context.allocPd();
         CompletionQueue cq = context.createCq(config.cqSize(), null);
         SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
-        Links links = new Links("bench", pd, cq, srq, config.replyBufferSize(), config.replyTimeout(), config.fabric());
+        io.rdma.srq.ra.inbound.CqSweep sweep = new io.rdma.srq.ra.inbound.CqSweep();
+        Links links = new Links("bench", pd, cq, srq, config.replyBufferSize(), config.replyTimeout(), config.fabric(),
+                sweep);
         poller = new Poller("bench", config, cq, null, new ReceiveBuffers(pd, srq, config), links,
                 new NoOpEndpointFactory(false), wm,
                 new io.rdma.srq.ra.inbound.DeliveryRules("bench", 1, null, (event, loader) -> { }, null,
-                        false, 1));
+                        false, 1), sweep);
         QueuePair receiver = RcConnection.create(pd, RcConnection.Receives.fromSrq(cq, srq),
                 new RcConnection.Sends(config.replyBufferSize(), "replyBufferSize", false)).qp();
         sendCq = context.createCq(4 * BATCH, null);
