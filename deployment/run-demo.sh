@@ -399,7 +399,7 @@ printf '  %-26s %s\n' \
     "  throughput" "$( [ "$WARM" -gt 0 ] && echo "$warm_TP" || echo "-")" \
     "request/reply, cold" "$(calls_line "$CALLS_COLD") (EJB->MDB->EJB; each call an EJB invocation that takes a pooled connection)" \
     "request/reply, warm" "$(calls_line "$CALLS_WARM")" \
-    "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill)" \
+    "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill), outstanding $(field adapter.outstanding); connections closed after their last completions were polled $(field adapter.closedConnections), leaving now $(field adapter.leavingConnections)" \
     "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?} (one per batch of up to 32 messages), LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
     "boot time" "$(secs "$BOOT_MS") (standalone.sh to WFLYSRV0025)" \
     "server log" "$LOG"

@@ -56,6 +56,9 @@ public final class AdapterStatistics {
         m.put("copiedOut", s.copiedOut());
         m.put("slowDisconnects", s.slowDisconnects());
         m.put("retained", s.retained());
+        m.put("leavingConnections", s.leavingConnections());
+        m.put("closedConnections", s.closedConnections());
+        m.put("closedOnLastWqe", s.closedOnLastWqe());
         return m;
     }
 }
