@@ -11,8 +11,11 @@ import java.util.function.LongSupplier;
  * The admission decision for one activation's CONNECT_REQUESTs, cheapest check first: allowedPeers,
  * the connect rate, the token (HMAC, timestamp, nonce), then a connection slot (maxConnections,
  * maxConnectionsPerPeer). A rejected request is counted by reason and logged (rate-limited); its
- * reject carries {@link RejectReason#toPrivateData()}. Called from the activation's control loop;
- * thread-safe.
+ * reject carries {@link RejectReason#toPrivateData()}. A token's nonce is recorded in its
+ * {@link ReplayScopes scope}, which outlives this run, once the token verifies — also when the
+ * request is rejected for its address or the connect rate, before the token would have been looked
+ * at: a rejected request leaves no token usable later or at another activation. Called from the
+ * activation's control loop; thread-safe.
  */
 public final class Admission {
     /** Least time between two WARN lines of one reject reason. */
@@ -45,7 +48,7 @@ public final class Admission {
     private final Policy policy;
     private final ConnectionLimits limits;
     private final ConnectRateLimit rate;
-    private final ReplayCache nonces;
+    private final ReplayScopes scopes;
     private final RejectCounters counters = new RejectCounters();
     private final RejectLog log;
     private final LongSupplier nanoTime;
@@ -58,12 +61,17 @@ public final class Admission {
      * @param wallMillis {@link System#currentTimeMillis()} (a test clock in tests)
      */
     public Admission(String name, Policy policy, LongSupplier nanoTime, LongSupplier wallMillis) {
+        this(name, policy, nanoTime, wallMillis, ReplayScopes.JVM);
+    }
+
+    /** As above, with the replay scopes to use ({@link ReplayScopes#JVM} but in tests). */
+    Admission(String name, Policy policy, LongSupplier nanoTime, LongSupplier wallMillis, ReplayScopes scopes) {
         this.policy = policy;
+        this.scopes = scopes;
         this.nanoTime = nanoTime;
         this.wallMillis = wallMillis;
         this.limits = new ConnectionLimits(policy.maxConnections(), policy.maxConnectionsPerPeer());
         this.rate = new ConnectRateLimit(policy.connectRateLimit(), nanoTime.getAsLong());
-        this.nonces = new ReplayCache(policy.replayCacheSize());
         this.log = new RejectLog(name, LOG_INTERVAL.toNanos());
     }
 
@@ -90,20 +98,20 @@ public final class Admission {
     }
 
     private RejectReason check(InetSocketAddress from, InetSocketAddress to, byte[] privateData) {
-        if (!policy.peers().allows(from.getAddress())) {
-            return RejectReason.NOT_ALLOWED;
-        }
-        if (!rate.tryAcquire(nanoTime.getAsLong())) {
-            return RejectReason.RATE_LIMITED;
-        }
-        if (!policy.keys().isEmpty()) {
-            RejectReason t = PeerToken.verify(privateData, policy.keys(), to, wallMillis.getAsLong(),
-                    policy.tokenMaxAge().toMillis(), nonces);
-            if (t != null) {
-                return t;
-            }
-        }
-        return limits.reserve(from.getAddress());
+        RejectReason early = !policy.peers().allows(from.getAddress()) ? RejectReason.NOT_ALLOWED
+                : !rate.tryAcquire(nanoTime.getAsLong()) ? RejectReason.RATE_LIMITED : null;
+        RejectReason token = policy.keys().isEmpty() ? null : verify(to, privateData);
+        return early != null ? early : token != null ? token : limits.reserve(from.getAddress());
+    }
+
+    /** The token check; a token that verifies has its nonce recorded, whatever the request's fate. */
+    private RejectReason verify(InetSocketAddress to, byte[] privateData) {
+        long maxAge = policy.tokenMaxAge().toMillis();
+        long wall = wallMillis.getAsLong();
+        return PeerToken.verify(privateData, policy.keys(), to, wall, maxAge, (keyId, target, nonce, stamp) -> {
+            long mono = nanoTime.getAsLong();
+            return scopes.scope(keyId, target, policy.replayCacheSize(), wall, mono).record(nonce, stamp, maxAge, wall, mono);
+        });
     }
 
     /**
