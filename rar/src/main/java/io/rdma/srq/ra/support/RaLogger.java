@@ -196,6 +196,11 @@ public interface RaLogger extends BasicLogger {
                          int connectRateLimit, Object keys);
 
     @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 203, value = "activation %s: QP %d was accepted again while it still counted as a connection from "
+            + "%s, whose close the activation missed; that connection's slot is freed and the QP counts for %s")
+    void closeMissed(String activation, int qpNum, Object stalePeer, Object peer);
+
+    @LogMessage(level = Logger.Level.WARN)
     @Message(id = 315, value = "activation %s: %d messages in a row failed every delivery attempt; delivery paused "
             + "(%d ms, 0: until resumed); completions wait in the CQ, senders see RNR backpressure")
     void deliveryPaused(String activation, int consecutive, long timeoutMs);

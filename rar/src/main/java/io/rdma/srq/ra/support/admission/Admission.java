@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.support.admission;
 
+import io.rdma.srq.ra.support.RaLogger;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -45,6 +47,7 @@ public final class Admission {
         }
     }
 
+    private final String name;
     private final Policy policy;
     private final ConnectionLimits limits;
     private final ConnectRateLimit rate;
@@ -66,6 +69,7 @@ public final class Admission {
 
     /** As above, with the replay scopes to use ({@link ReplayScopes#JVM} but in tests). */
     Admission(String name, Policy policy, LongSupplier nanoTime, LongSupplier wallMillis, ReplayScopes scopes) {
+        this.name = name;
         this.policy = policy;
         this.scopes = scopes;
         this.nanoTime = nanoTime;
@@ -115,13 +119,17 @@ public final class Admission {
     }
 
     /**
-     * The admitted request's accept succeeded: its slot now belongs to the connection.
+     * The admitted request's accept succeeded: its slot now belongs to the connection. Should the
+     * qp_num still hold a connection whose close was missed, that slot is freed and SRQRA0203 logged.
      *
      * @param from  the address given to {@link #admit}
      * @param qpNum the connection's qp_num
      */
     public void accepted(InetSocketAddress from, int qpNum) {
-        limits.bind(from.getAddress(), qpNum);
+        InetAddress stale = limits.bind(from.getAddress(), qpNum);
+        if (stale != null) {
+            RaLogger.LOG.closeMissed(name, qpNum, stale, from);
+        }
     }
 
     /**
