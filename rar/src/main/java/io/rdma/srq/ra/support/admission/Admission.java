@@ -1,6 +1,7 @@
 package io.rdma.srq.ra.support.admission;
 
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.RateLimitedLog;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -20,9 +21,6 @@ import java.util.function.LongSupplier;
  * activation's control loop; thread-safe.
  */
 public final class Admission {
-    /** Least time between two WARN lines of one reject reason. */
-    static final Duration LOG_INTERVAL = Duration.ofSeconds(10);
-
     /**
      * An activation's admission properties, checked.
      *
@@ -53,7 +51,8 @@ public final class Admission {
     private final ConnectRateLimit rate;
     private final ReplayScopes scopes;
     private final RejectCounters counters = new RejectCounters();
-    private final RejectLog log;
+    /** The WARN lines of rejects, per reason. */
+    private final RateLimitedLog<RejectReason> log;
     private final LongSupplier nanoTime;
     private final LongSupplier wallMillis;
 
@@ -76,7 +75,7 @@ public final class Admission {
         this.wallMillis = wallMillis;
         this.limits = new ConnectionLimits(policy.maxConnections(), policy.maxConnectionsPerPeer());
         this.rate = new ConnectRateLimit(policy.connectRateLimit(), nanoTime.getAsLong());
-        this.log = new RejectLog(name, LOG_INTERVAL.toNanos());
+        this.log = new RateLimitedLog<>(RateLimitedLog.INTERVAL, nanoTime);
     }
 
     /** {@return the properties} */
@@ -133,13 +132,17 @@ public final class Admission {
     }
 
     /**
-     * The admitted request's accept failed: its slot is given back, the reject counted as ACCEPT_FAILED.
+     * The admitted request's accept failed: its slot is given back, the reject counted as ACCEPT_FAILED
+     * and logged as SRQRA0312 (rate-limited with the other rejects of that reason).
      *
      * @param from the address given to {@link #admit}
+     * @param why  the failure, for the log
      */
-    public void acceptFailed(InetSocketAddress from) {
+    public void acceptFailed(InetSocketAddress from, String why) {
         limits.cancel(from.getAddress());
-        rejected(from, RejectReason.ACCEPT_FAILED);
+        counters.increment(RejectReason.ACCEPT_FAILED);
+        log.event(RejectReason.ACCEPT_FAILED, (notLogged, seconds) -> RaLogger.LOG.connectRefused(name, from, why,
+                notLogged, seconds));
     }
 
     /**
@@ -153,7 +156,7 @@ public final class Admission {
 
     private void rejected(InetSocketAddress from, RejectReason r) {
         counters.increment(r);
-        log.rejected(from, r, nanoTime.getAsLong());
+        log.event(r, (notLogged, seconds) -> RaLogger.LOG.connectRejected(name, from, r, notLogged, seconds));
     }
 
     /** {@return the rejects so far by reason name, zeros included} */

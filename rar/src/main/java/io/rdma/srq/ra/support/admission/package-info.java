@@ -12,8 +12,8 @@
  *       private data, {@link io.rdma.srq.ra.support.admission.ReplayCache}: its nonces, one cache per
  *       {@link io.rdma.srq.ra.support.admission.ReplayScopes scope} (key and target), JVM-wide;</li>
  *   <li>{@link io.rdma.srq.ra.support.admission.RejectReason}: the code a reject carries in its private data,
- *       {@link io.rdma.srq.ra.support.admission.RejectCounters} and
- *       {@link io.rdma.srq.ra.support.admission.RejectLog}: counted by reason, logged rate-limited;</li>
+ *       {@link io.rdma.srq.ra.support.admission.RejectCounters}: counted by reason (and logged
+ *       rate-limited, {@link io.rdma.srq.ra.support.RateLimitedLog});</li>
  *   <li>{@link io.rdma.srq.ra.support.admission.Admission}: the decision for one CONNECT_REQUEST, in that order.</li>
  * </ul>
  */

@@ -169,17 +169,12 @@ class AdmissionPartsTest {
         AtomicLong nanos = new AtomicLong();
         Admission adm = new Admission("t", new Admission.Policy(PeerFilter.parse("10.77.1.0/24"), 10, 10, 1000,
                 List.of(), Duration.ofSeconds(30), 16), nanos::get, System::currentTimeMillis);
-        RejectLog log = new RejectLog("t", 1000);
-        assertTrue(log.rejected(PEER, RejectReason.NO_TOKEN, 0));
-        assertFalse(log.rejected(PEER, RejectReason.NO_TOKEN, 10));
-        assertTrue(log.rejected(PEER, RejectReason.BAD_TOKEN, 10), "per reason");
-        assertTrue(log.rejected(PEER, RejectReason.NO_TOKEN, 1000));
         InetSocketAddress outside = new InetSocketAddress(ip("10.77.2.1"), 1);
         for (int i = 0; i < 5; i++) {
             assertEquals(RejectReason.NOT_ALLOWED, adm.admit(outside, TARGET, new byte[56]));
         }
         assertNull(adm.admit(PEER, TARGET, new byte[56]));
-        adm.acceptFailed(PEER);
+        adm.acceptFailed(PEER, "no QP");
         assertEquals(5L, adm.rejectedByReason().get("NOT_ALLOWED"));
         assertEquals(1L, adm.rejectedByReason().get("ACCEPT_FAILED"));
         assertEquals(0, adm.connections());
