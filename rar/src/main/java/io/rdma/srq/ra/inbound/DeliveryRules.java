@@ -66,8 +66,8 @@ public record DeliveryRules(String name, int maxAttempts, TransactionSynchroniza
         try {
             sink.fire(letter, loader);
         } catch (RuntimeException observerFailure) {
-            OBSERVER_FAILURE_LINES.event(name, (notLogged, seconds) -> RaLogger.LOG.deadLetterObserverFailed(observerFailure,
-                    name, notLogged, seconds));
+            OBSERVER_FAILURE_LINES.event(name, (notLogged, seconds) ->
+                    RaLogger.LOG.deadLetterObserverFailed(observerFailure, name, notLogged, seconds));
         }
     }
 

@@ -113,7 +113,8 @@ public final class Admission {
         long wall = wallMillis.getAsLong();
         return PeerToken.verify(privateData, policy.keys(), to, wall, maxAge, (keyId, target, nonce, stamp) -> {
             long mono = nanoTime.getAsLong();
-            return scopes.scope(keyId, target, policy.replayCacheSize(), wall, mono).record(nonce, stamp, maxAge, wall, mono);
+            ReplayCache scope = scopes.scope(keyId, target, policy.replayCacheSize(), wall, mono);
+            return scope.record(nonce, stamp, maxAge, wall, mono);
         });
     }
 
