@@ -163,8 +163,7 @@ final class ControlLoop extends LongRunningWork {
             admission.accepted(from, link.qpNum());
             LOG.debugf("activation %s: accepted %s on QP %d", name, from, link.qpNum());
         } catch (VerbsException | RuntimeException failure) {
-            RaLogger.LOG.connectRefused(name, from, failure.getMessage());
-            admission.acceptFailed(from);
+            admission.acceptFailed(from, failure.getMessage()); // counted, logged rate-limited (SRQRA0312)
             reject(request, RejectReason.ACCEPT_FAILED);
         }
     }

@@ -2,6 +2,7 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.SrqDeadLetter;
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.RateLimitedLog;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -32,6 +33,9 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
  */
 public record DeliveryRules(String name, int maxAttempts, TransactionSynchronizationRegistry tsr, EventSink sink,
                             ClassLoader loader, boolean batchListener, int maxBatchSize) {
+    /** SRQRA0308 and SRQRA0309 by activation name: a peer can send messages that all fail (counted as deadLettered). */
+    private static final RateLimitedLog<String> DEAD_LETTER_LINES = new RateLimitedLog<>();
+    private static final RateLimitedLog<String> OBSERVER_FAILURE_LINES = new RateLimitedLog<>();
 
     /**
      * Watches the transaction the container began on this thread in beforeDelivery, if any.
@@ -57,11 +61,13 @@ public record DeliveryRules(String name, int maxAttempts, TransactionSynchroniza
 
     /** @param letter fired to the application's observers on this (the delivering) thread */
     public void deadLetter(SrqDeadLetter letter) {
-        RaLogger.LOG.deadLettered(letter.lastFailure(), name, letter.connectionId(), letter.attempts());
+        DEAD_LETTER_LINES.event(name, (notLogged, seconds) -> RaLogger.LOG.deadLettered(letter.lastFailure(), name,
+                letter.connectionId(), letter.attempts(), notLogged, seconds));
         try {
             sink.fire(letter, loader);
         } catch (RuntimeException observerFailure) {
-            RaLogger.LOG.deadLetterObserverFailed(observerFailure, name);
+            OBSERVER_FAILURE_LINES.event(name, (notLogged, seconds) ->
+                    RaLogger.LOG.deadLetterObserverFailed(observerFailure, name, notLogged, seconds));
         }
     }
 

@@ -6,6 +6,7 @@ import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.ReceiveWorkRequests;
 import io.rdma.srq.verbs.WorkCompletionArray;
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.RateLimitedLog;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
@@ -67,6 +68,8 @@ public final class Poller extends LongRunningWork {
     private static final Logger LOG = Logger.getLogger(Poller.class);
 
     private final String name;
+    /** SRQRA0310: a WorkManager that refuses every batch would log one line per batch. */
+    private final RateLimitedLog<String> notScheduledLines = new RateLimitedLog<>();
     private final CompletionQueue cq;
     private final CompletionWait wait;
     private final ReceiveBuffers buffers;
@@ -475,7 +478,8 @@ public final class Poller extends LongRunningWork {
         try {
             workManager.scheduleWork(d);
         } catch (WorkException e) {
-            RaLogger.LOG.deliveryNotScheduled(e, name);
+            notScheduledLines.event(name, (notLogged, seconds) -> RaLogger.LOG.deliveryNotScheduled(e, name, notLogged,
+                    seconds));
             d.run();
         }
     }

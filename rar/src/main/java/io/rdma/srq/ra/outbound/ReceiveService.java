@@ -1,6 +1,7 @@
 package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.RateLimitedLog;
 import io.rdma.srq.ra.support.SpinBudget;
 
 import java.util.Set;
@@ -35,6 +36,8 @@ final class ReceiveService implements Runnable {
     private final String name;
     private final Set<SrqManagedConnection> connections = new CopyOnWriteArraySet<>();
     private final AtomicInteger waiting = new AtomicInteger();
+    /** SRQRA0104: a failure that repeats would log once per pass of the loop. */
+    private final RateLimitedLog<String> failureLines = new RateLimitedLog<>();
     private volatile Thread thread;
     /** Whether the loop holds a {@link SpinBudget} slot; the loop's thread only. */
     private boolean spinning;
@@ -109,7 +112,8 @@ final class ReceiveService implements Runnable {
                 try {
                     n += mc.service(events);
                 } catch (RuntimeException | LinkageError e) { // one connection's failure, even a class that failed to load, never stops the others'
-                    RaLogger.LOG.servicingFailed(e, mc);
+                    failureLines.event(name, (notLogged, seconds) -> RaLogger.LOG.servicingFailed(e, mc, notLogged,
+                            seconds));
                 }
             }
             if (events) {

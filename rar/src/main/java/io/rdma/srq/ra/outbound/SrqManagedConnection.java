@@ -13,6 +13,7 @@ import io.rdma.srq.ra.support.DevicePresence;
 import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.RateLimitedLog;
 import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.AuthKey;
@@ -74,6 +75,8 @@ public final class SrqManagedConnection implements ManagedConnection {
     private record PeerKey(InetSocketAddress remote, String srqName) {
     }
 
+    /** SRQRA0105 and SRQRA0106 (by SRQ): a peer or a repeating fault could log them once per pass. */
+    private final RateLimitedLog<String> failureLines = new RateLimitedLog<>();
     private final SrqManagedConnectionFactory factory;
     private final SrqConfig config;
     private final java.util.List<io.rdma.srq.ra.support.admission.AuthKey> authKeys;
@@ -352,7 +355,8 @@ public final class SrqManagedConnection implements ManagedConnection {
             try {
                 n += s.poll(sink);
             } catch (VerbsException e) {
-                RaLogger.LOG.refillFailed(e, s.name(), device);
+                failureLines.event("refill " + s.name(), (notLogged, seconds) -> RaLogger.LOG.refillFailed(e, s.name(),
+                        device, notLogged, seconds));
             }
         }
         return n;
@@ -374,7 +378,8 @@ public final class SrqManagedConnection implements ManagedConnection {
             peerErrors.incrementAndGet();
             PeerLink l = byQp.get(qpNum);
             if (l != null) {
-                RaLogger.LOG.peerReceiveError(l.remote(), l.srqName(), status);
+                failureLines.event("peer", (notLogged, seconds) -> RaLogger.LOG.peerReceiveError(l.remote(), l.srqName(),
+                        status, notLogged, seconds)); // counted in peerErrors
                 l.fail(new VerbsException("ibv_poll_cq", Errno.EIO, "a receive from " + l.remote() + " completed with "
                         + status + " (a message longer than receiveBufferSize " + config.receiveBufferSize()
                         + " gives LOC_LEN_ERR); the QP is in the error state"));
@@ -488,7 +493,8 @@ public final class SrqManagedConnection implements ManagedConnection {
                                 .limit(s.limit()).outstanding(outstanding).time(Instant.now()).build(), classLoader);
                     }
                 } catch (VerbsException | IllegalStateException e) {
-                    RaLogger.LOG.refillFailed(e, s.name(), device);
+                    failureLines.event("refill " + s.name(), (notLogged, seconds) -> RaLogger.LOG.refillFailed(e, s.name(),
+                        device, notLogged, seconds));
                 }
             }
         }

@@ -25,6 +25,12 @@ import org.jboss.logging.annotations.MessageLogger;
 @MessageLogger(projectCode = "SRQRA", length = 4)
 public interface RaLogger extends BasicLogger {
 
+    /**
+     * The end of a rate-limited line ({@link RateLimitedLog}): how many lines like it were not written
+     * since the previous one, and the least time between two.
+     */
+    String NOT_LOGGED = " (%d more like it not logged since the previous one; at most one such line every %d s)";
+
     /** The adapter's one logger, category {@code io.rdma.srq.ra}. */
     RaLogger LOG = Logger.getMessageLogger(java.lang.invoke.MethodHandles.lookup(), RaLogger.class, "io.rdma.srq.ra");
 
@@ -94,16 +100,16 @@ public interface RaLogger extends BasicLogger {
     void peerCloseFailed(@Cause Throwable cause, Object remote);
 
     @LogMessage(level = Logger.Level.ERROR)
-    @Message(id = 104, value = "servicing %s failed")
-    void servicingFailed(@Cause Throwable cause, Object managedConnection);
+    @Message(id = 104, value = "servicing %s failed" + NOT_LOGGED)
+    void servicingFailed(@Cause Throwable cause, Object managedConnection, long notLogged, long intervalSeconds);
 
     @LogMessage(level = Logger.Level.WARN)
-    @Message(id = 105, value = "peer %s on pooled SRQ '%s': a receive completed with %s, its QP is in the error state; waiting calls fail with EIO, the next connect re-establishes it")
-    void peerReceiveError(Object remote, String srq, String status);
+    @Message(id = 105, value = "peer %s on pooled SRQ '%s': a receive completed with %s, its QP is in the error state; waiting calls fail with EIO, the next connect re-establishes it" + NOT_LOGGED)
+    void peerReceiveError(Object remote, String srq, String status, long notLogged, long intervalSeconds);
 
     @LogMessage(level = Logger.Level.WARN)
-    @Message(id = 106, value = "refilling pooled SRQ '%s' on %s failed")
-    void refillFailed(@Cause Throwable cause, String srq, String device);
+    @Message(id = 106, value = "refilling pooled SRQ '%s' on %s failed" + NOT_LOGGED)
+    void refillFailed(@Cause Throwable cause, String srq, String device, long notLogged, long intervalSeconds);
 
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 107, value = "%d unsolicited message(s) from %s were not taken with receive() by the pooled connection's last user: discarded (counted), so its next user does not get them")
@@ -151,24 +157,25 @@ public interface RaLogger extends BasicLogger {
 
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 308, value = "activation %s: a message of connection %d failed all %d delivery attempt(s); "
-            + "SrqDeadLetter fired")
-    void deadLettered(@Cause Throwable lastFailure, String activation, long connectionId, int attempts);
+            + "SrqDeadLetter fired" + NOT_LOGGED)
+    void deadLettered(@Cause Throwable lastFailure, String activation, long connectionId, int attempts, long notLogged,
+                      long intervalSeconds);
 
     @LogMessage(level = Logger.Level.WARN)
-    @Message(id = 309, value = "activation %s: an SrqDeadLetter observer failed")
-    void deadLetterObserverFailed(@Cause Throwable cause, String activation);
+    @Message(id = 309, value = "activation %s: an SrqDeadLetter observer failed" + NOT_LOGGED)
+    void deadLetterObserverFailed(@Cause Throwable cause, String activation, long notLogged, long intervalSeconds);
 
     @LogMessage(level = Logger.Level.WARN)
-    @Message(id = 310, value = "activation %s: cannot schedule a delivery; running it on the poller")
-    void deliveryNotScheduled(@Cause Throwable cause, String activation);
+    @Message(id = 310, value = "activation %s: cannot schedule a delivery; running it on the poller" + NOT_LOGGED)
+    void deliveryNotScheduled(@Cause Throwable cause, String activation, long notLogged, long intervalSeconds);
 
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 311, value = "activation %s: connection %d to %s failed (trying again every %d ms): %s")
     void connectFailed(String activation, int slot, Object remote, long intervalMs, String reason);
 
     @LogMessage(level = Logger.Level.WARN)
-    @Message(id = 312, value = "activation %s: refusing the connection request of %s: %s")
-    void connectRefused(String activation, Object remote, String reason);
+    @Message(id = 312, value = "activation %s: refusing the connection request of %s: %s" + NOT_LOGGED)
+    void connectRefused(String activation, Object remote, String reason, long notLogged, long intervalSeconds);
 
     // 313 (IBV_EVENT_DEVICE_FATAL: no more messages will arrive) is retired: an activation recovers (400–).
 
@@ -194,6 +201,11 @@ public interface RaLogger extends BasicLogger {
             + "connectRateLimit %d/s, authKey %s")
     void admissionPolicy(String activation, Object allowedPeers, int maxConnections, int maxConnectionsPerPeer,
                          int connectRateLimit, Object keys);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 203, value = "activation %s: QP %d was accepted again while it still counted as a connection from "
+            + "%s, whose close the activation missed; that connection's slot is freed and the QP counts for %s")
+    void closeMissed(String activation, int qpNum, Object stalePeer, Object peer);
 
     @LogMessage(level = Logger.Level.WARN)
     @Message(id = 315, value = "activation %s: %d messages in a row failed every delivery attempt; delivery paused "

@@ -1,5 +1,8 @@
 package io.rdma.srq.ra.support.admission;
 
+import io.rdma.srq.ra.support.RaLogger;
+import io.rdma.srq.ra.support.RateLimitedLog;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -11,13 +14,13 @@ import java.util.function.LongSupplier;
  * The admission decision for one activation's CONNECT_REQUESTs, cheapest check first: allowedPeers,
  * the connect rate, the token (HMAC, timestamp, nonce), then a connection slot (maxConnections,
  * maxConnectionsPerPeer). A rejected request is counted by reason and logged (rate-limited); its
- * reject carries {@link RejectReason#toPrivateData()}. Called from the activation's control loop;
- * thread-safe.
+ * reject carries {@link RejectReason#toPrivateData()}. A token's nonce is recorded in its
+ * {@link ReplayScopes scope}, which outlives this run, once the token verifies — also when the
+ * request is rejected for its address or the connect rate, before the token would have been looked
+ * at: a rejected request leaves no token usable later or at another activation. Called from the
+ * activation's control loop; thread-safe.
  */
 public final class Admission {
-    /** Least time between two WARN lines of one reject reason. */
-    static final Duration LOG_INTERVAL = Duration.ofSeconds(10);
-
     /**
      * An activation's admission properties, checked.
      *
@@ -42,12 +45,14 @@ public final class Admission {
         }
     }
 
+    private final String name;
     private final Policy policy;
     private final ConnectionLimits limits;
     private final ConnectRateLimit rate;
-    private final ReplayCache nonces;
+    private final ReplayScopes scopes;
     private final RejectCounters counters = new RejectCounters();
-    private final RejectLog log;
+    /** The WARN lines of rejects, per reason. */
+    private final RateLimitedLog<RejectReason> log;
     private final LongSupplier nanoTime;
     private final LongSupplier wallMillis;
 
@@ -58,13 +63,19 @@ public final class Admission {
      * @param wallMillis {@link System#currentTimeMillis()} (a test clock in tests)
      */
     public Admission(String name, Policy policy, LongSupplier nanoTime, LongSupplier wallMillis) {
+        this(name, policy, nanoTime, wallMillis, ReplayScopes.JVM);
+    }
+
+    /** As above, with the replay scopes to use ({@link ReplayScopes#JVM} but in tests). */
+    Admission(String name, Policy policy, LongSupplier nanoTime, LongSupplier wallMillis, ReplayScopes scopes) {
+        this.name = name;
         this.policy = policy;
+        this.scopes = scopes;
         this.nanoTime = nanoTime;
         this.wallMillis = wallMillis;
         this.limits = new ConnectionLimits(policy.maxConnections(), policy.maxConnectionsPerPeer());
         this.rate = new ConnectRateLimit(policy.connectRateLimit(), nanoTime.getAsLong());
-        this.nonces = new ReplayCache(policy.replayCacheSize());
-        this.log = new RejectLog(name, LOG_INTERVAL.toNanos());
+        this.log = new RateLimitedLog<>(RateLimitedLog.INTERVAL, nanoTime);
     }
 
     /** {@return the properties} */
@@ -90,40 +101,49 @@ public final class Admission {
     }
 
     private RejectReason check(InetSocketAddress from, InetSocketAddress to, byte[] privateData) {
-        if (!policy.peers().allows(from.getAddress())) {
-            return RejectReason.NOT_ALLOWED;
-        }
-        if (!rate.tryAcquire(nanoTime.getAsLong())) {
-            return RejectReason.RATE_LIMITED;
-        }
-        if (!policy.keys().isEmpty()) {
-            RejectReason t = PeerToken.verify(privateData, policy.keys(), to, wallMillis.getAsLong(),
-                    policy.tokenMaxAge().toMillis(), nonces);
-            if (t != null) {
-                return t;
-            }
-        }
-        return limits.reserve(from.getAddress());
+        RejectReason early = !policy.peers().allows(from.getAddress()) ? RejectReason.NOT_ALLOWED
+                : !rate.tryAcquire(nanoTime.getAsLong()) ? RejectReason.RATE_LIMITED : null;
+        RejectReason token = policy.keys().isEmpty() ? null : verify(to, privateData);
+        return early != null ? early : token != null ? token : limits.reserve(from.getAddress());
+    }
+
+    /** The token check; a token that verifies has its nonce recorded, whatever the request's fate. */
+    private RejectReason verify(InetSocketAddress to, byte[] privateData) {
+        long maxAge = policy.tokenMaxAge().toMillis();
+        long wall = wallMillis.getAsLong();
+        return PeerToken.verify(privateData, policy.keys(), to, wall, maxAge, (keyId, target, nonce, stamp) -> {
+            long mono = nanoTime.getAsLong();
+            ReplayCache scope = scopes.scope(keyId, target, policy.replayCacheSize(), wall, mono);
+            return scope.record(nonce, stamp, maxAge, wall, mono);
+        });
     }
 
     /**
-     * The admitted request's accept succeeded: its slot now belongs to the connection.
+     * The admitted request's accept succeeded: its slot now belongs to the connection. Should the
+     * qp_num still hold a connection whose close was missed, that slot is freed and SRQRA0203 logged.
      *
      * @param from  the address given to {@link #admit}
      * @param qpNum the connection's qp_num
      */
     public void accepted(InetSocketAddress from, int qpNum) {
-        limits.bind(from.getAddress(), qpNum);
+        InetAddress stale = limits.bind(from.getAddress(), qpNum);
+        if (stale != null) {
+            RaLogger.LOG.closeMissed(name, qpNum, stale, from);
+        }
     }
 
     /**
-     * The admitted request's accept failed: its slot is given back, the reject counted as ACCEPT_FAILED.
+     * The admitted request's accept failed: its slot is given back, the reject counted as ACCEPT_FAILED
+     * and logged as SRQRA0312 (rate-limited with the other rejects of that reason).
      *
      * @param from the address given to {@link #admit}
+     * @param why  the failure, for the log
      */
-    public void acceptFailed(InetSocketAddress from) {
+    public void acceptFailed(InetSocketAddress from, String why) {
         limits.cancel(from.getAddress());
-        rejected(from, RejectReason.ACCEPT_FAILED);
+        counters.increment(RejectReason.ACCEPT_FAILED);
+        log.event(RejectReason.ACCEPT_FAILED, (notLogged, seconds) -> RaLogger.LOG.connectRefused(name, from, why,
+                notLogged, seconds));
     }
 
     /**
@@ -137,7 +157,7 @@ public final class Admission {
 
     private void rejected(InetSocketAddress from, RejectReason r) {
         counters.increment(r);
-        log.rejected(from, r, nanoTime.getAsLong());
+        log.event(r, (notLogged, seconds) -> RaLogger.LOG.connectRejected(name, from, r, notLogged, seconds));
     }
 
     /** {@return the rejects so far by reason name, zeros included} */

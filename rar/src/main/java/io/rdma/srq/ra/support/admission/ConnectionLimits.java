@@ -47,17 +47,25 @@ public final class ConnectionLimits {
     }
 
     /**
-     * The reserved slot of {@code peer} now holds the accepted connection {@code qpNum}.
+     * The reserved slot of {@code peer} now holds the accepted connection {@code qpNum}. The device
+     * gives a QP number out again only once its QP is destroyed, so a bind over a connection still
+     * held means that connection's close was missed: its slot is freed here, once (a later
+     * {@link #closed} of the number frees the new connection's slot only).
      *
      * @param peer  the address {@link #reserve} was given
      * @param qpNum the accepted connection's qp_num
+     * @return the peer of the connection whose close was missed (now freed), or null as it should be
      */
-    public synchronized void bind(InetAddress peer, int qpNum) {
-        byQpNum.put(qpNum, key(peer));
+    public synchronized InetAddress bind(InetAddress peer, int qpNum) {
+        InetAddress stale = byQpNum.put(qpNum, key(peer));
+        if (stale != null) {
+            release(stale);
+        }
+        return stale;
     }
 
     /**
-     * Gives back a reserved slot whose accept failed.
+     * Gives back a reserved slot whose accept failed. A peer without a slot is ignored.
      *
      * @param peer the address {@link #reserve} was given
      */
@@ -82,9 +90,18 @@ public final class ConnectionLimits {
         return total;
     }
 
+    /** Frees one slot of {@code key}; when it holds none (a caller's bookkeeping bug) nothing is freed. */
     private void release(InetAddress key) {
+        Integer n = byPeer.get(key);
+        if (n == null) {
+            return;
+        }
+        if (n > 1) {
+            byPeer.put(key, n - 1);
+        } else {
+            byPeer.remove(key);
+        }
         total--;
-        byPeer.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
     }
 
     private static InetAddress key(InetAddress peer) {

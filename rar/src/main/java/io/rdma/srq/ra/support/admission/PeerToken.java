@@ -73,11 +73,11 @@ public final class PeerToken {
      * @param target      the listener's address the request arrived at
      * @param now         the listener's clock, epoch milliseconds
      * @param maxAge      how far the timestamp may lie from {@code now}, milliseconds, either way
-     * @param nonces      the replay cache
-     * @return null when the token verifies (its nonce now recorded), else why not
+     * @param nonces      where a verified token's nonce is recorded
+     * @return null when the token verifies and its nonce was new (now recorded), else why not
      */
-    public static RejectReason verify(byte[] privateData, List<AuthKey> keys, InetSocketAddress target, long now,
-                                      long maxAge, ReplayCache nonces) {
+    static RejectReason verify(byte[] privateData, List<AuthKey> keys, InetSocketAddress target, long now,
+                               long maxAge, Nonces nonces) {
         if (!present(privateData)) {
             return RejectReason.NO_TOKEN;
         }
@@ -94,7 +94,8 @@ public final class PeerToken {
         if (key == null) {
             return RejectReason.BAD_TOKEN;
         }
-        byte[] expected = key.mac(java.util.Arrays.copyOf(privateData, SIGNED), target(target));
+        byte[] scope = target(target);
+        byte[] expected = key.mac(java.util.Arrays.copyOf(privateData, SIGNED), scope);
         if (!AuthKey.sameMac(expected, privateData, SIGNED, MAC_BYTES)) {
             return RejectReason.BAD_TOKEN;
         }
@@ -102,7 +103,20 @@ public final class PeerToken {
         if (Math.abs(now - stamp) > maxAge) {
             return RejectReason.EXPIRED;
         }
-        return nonces.record(java.util.Arrays.copyOfRange(privateData, 18, 18 + NONCE_BYTES), stamp + maxAge, now);
+        return nonces.record(key.id(), scope, java.util.Arrays.copyOfRange(privateData, 18, 18 + NONCE_BYTES), stamp);
+    }
+
+    /** Where the nonce of a token that verified goes ({@link ReplayScopes}, {@link ReplayCache}). */
+    @FunctionalInterface
+    interface Nonces {
+        /**
+         * @param keyId  the token's key id
+         * @param target the target as the MAC binds it
+         * @param nonce  the token's nonce
+         * @param stamp  the token's timestamp, epoch milliseconds
+         * @return null when new (now recorded), else REPLAYED, EXPIRED or REPLAY_CACHE_FULL
+         */
+        RejectReason record(byte[] keyId, byte[] target, byte[] nonce, long stamp);
     }
 
     private static byte[] target(InetSocketAddress target) {

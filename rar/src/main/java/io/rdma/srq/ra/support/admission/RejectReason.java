@@ -20,9 +20,12 @@ public enum RejectReason {
     NO_TOKEN(5),
     /** A token that does not verify: unknown key id, wrong MAC, another target, malformed. */
     BAD_TOKEN(6),
-    /** A token whose timestamp is outside tokenMaxAge of the listener's clock. */
+    /**
+     * A token whose timestamp is outside tokenMaxAge of the listener's clock, or not later than the
+     * timestamp of a nonce its replay scope already forgot ({@link ReplayCache}).
+     */
     EXPIRED(7),
-    /** A token whose nonce was seen within tokenMaxAge. */
+    /** A token whose nonce its replay scope has seen ({@link ReplayScopes}): it was presented before. */
     REPLAYED(8),
     /** The nonce cache is full of live nonces (fails closed). */
     REPLAY_CACHE_FULL(9),

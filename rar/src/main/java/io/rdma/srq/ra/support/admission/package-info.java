@@ -9,10 +9,11 @@
  *   <li>{@link io.rdma.srq.ra.support.admission.ConnectRateLimit}: connect requests per second (a token bucket);</li>
  *   <li>{@link io.rdma.srq.ra.support.admission.AuthKey}, {@link io.rdma.srq.ra.support.admission.KeyRing},
  *       {@link io.rdma.srq.ra.support.admission.PeerToken}: the HMAC-SHA-256 token in the connect's
- *       private data, {@link io.rdma.srq.ra.support.admission.ReplayCache}: its nonces;</li>
+ *       private data, {@link io.rdma.srq.ra.support.admission.ReplayCache}: its nonces, one cache per
+ *       {@link io.rdma.srq.ra.support.admission.ReplayScopes scope} (key and target), JVM-wide;</li>
  *   <li>{@link io.rdma.srq.ra.support.admission.RejectReason}: the code a reject carries in its private data,
- *       {@link io.rdma.srq.ra.support.admission.RejectCounters} and
- *       {@link io.rdma.srq.ra.support.admission.RejectLog}: counted by reason, logged rate-limited;</li>
+ *       {@link io.rdma.srq.ra.support.admission.RejectCounters}: counted by reason (and logged
+ *       rate-limited, {@link io.rdma.srq.ra.support.RateLimitedLog});</li>
  *   <li>{@link io.rdma.srq.ra.support.admission.Admission}: the decision for one CONNECT_REQUEST, in that order.</li>
  * </ul>
  */

@@ -90,7 +90,8 @@ class AdmissionPartsTest {
         long now = 1_800_000_000_000L;
         byte[] token = PeerToken.create(key, TARGET, now);
         assertTrue(token.length <= 56);
-        ReplayCache cache = new ReplayCache(16);
+        ReplayCache replay = new ReplayCache(16, 0);
+        PeerToken.Nonces cache = (id, target, nonce, stamp) -> replay.record(nonce, stamp, 30_000, stamp, 0);
         byte[] padded = Arrays.copyOf(token, 56);   // as the IB CM delivers it
         assertNull(PeerToken.verify(padded, List.of(key), TARGET, now + 1000, 30_000, cache));
         assertEquals(RejectReason.REPLAYED, PeerToken.verify(padded, List.of(key), TARGET, now + 2000, 30_000, cache));
@@ -118,11 +119,14 @@ class AdmissionPartsTest {
 
     @Test
     void theReplayCacheForgetsExpiredNoncesAndFailsClosedWhenFull() {
-        ReplayCache cache = new ReplayCache(2);
-        assertNull(cache.record(new byte[] {1}, 100, 0));
-        assertNull(cache.record(new byte[] {2}, 100, 0));
-        assertEquals(RejectReason.REPLAY_CACHE_FULL, cache.record(new byte[] {3}, 100, 50));
-        assertNull(cache.record(new byte[] {3}, 300, 101), "expired nonces make room");
+        long ms = 1_000_000L;
+        ReplayCache cache = new ReplayCache(2, 0);
+        assertNull(cache.record(new byte[] {1}, 1000, 100, 1000, 0), "kept 100 ms + 1 ms (monotonic)");
+        assertNull(cache.record(new byte[] {2}, 1000, 100, 1000, 0));
+        assertEquals(RejectReason.REPLAY_CACHE_FULL, cache.record(new byte[] {3}, 1050, 100, 1050, 50 * ms));
+        assertEquals(RejectReason.REPLAYED, cache.record(new byte[] {1}, 1000, 100, 1050, 50 * ms),
+                "a full cache forgets nothing");
+        assertNull(cache.record(new byte[] {3}, 1102, 100, 1102, 102 * ms), "expired nonces make room");
         assertEquals(1, cache.size());
     }
 
@@ -165,17 +169,12 @@ class AdmissionPartsTest {
         AtomicLong nanos = new AtomicLong();
         Admission adm = new Admission("t", new Admission.Policy(PeerFilter.parse("10.77.1.0/24"), 10, 10, 1000,
                 List.of(), Duration.ofSeconds(30), 16), nanos::get, System::currentTimeMillis);
-        RejectLog log = new RejectLog("t", 1000);
-        assertTrue(log.rejected(PEER, RejectReason.NO_TOKEN, 0));
-        assertFalse(log.rejected(PEER, RejectReason.NO_TOKEN, 10));
-        assertTrue(log.rejected(PEER, RejectReason.BAD_TOKEN, 10), "per reason");
-        assertTrue(log.rejected(PEER, RejectReason.NO_TOKEN, 1000));
         InetSocketAddress outside = new InetSocketAddress(ip("10.77.2.1"), 1);
         for (int i = 0; i < 5; i++) {
             assertEquals(RejectReason.NOT_ALLOWED, adm.admit(outside, TARGET, new byte[56]));
         }
         assertNull(adm.admit(PEER, TARGET, new byte[56]));
-        adm.acceptFailed(PEER);
+        adm.acceptFailed(PEER, "no QP");
         assertEquals(5L, adm.rejectedByReason().get("NOT_ALLOWED"));
         assertEquals(1L, adm.rejectedByReason().get("ACCEPT_FAILED"));
         assertEquals(0, adm.connections());
