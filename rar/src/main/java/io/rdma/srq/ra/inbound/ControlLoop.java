@@ -147,7 +147,9 @@ final class ControlLoop extends LongRunningWork {
             lost.accept(Fault.deviceRemoval());
         } else if (e.connection() != null && (e.type() == CmEventType.DISCONNECTED
                 || e.type() == CmEventType.TIMEWAIT_EXIT)) {
-            links.drop(e.connection().qp().qpNum()); // its admission slot is released when its QP is destroyed
+            // by the connection itself, never by its qp_num: a late TIMEWAIT_EXIT must not end a later
+            // connection on a reused QP number; the admission slot is released when the QP is destroyed
+            links.drop(e.connection());
         }
     }
 

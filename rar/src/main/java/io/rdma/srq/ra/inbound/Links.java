@@ -4,6 +4,7 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.Teardown;
+import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmRequest;
 import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.ConnectionParameters;
@@ -134,6 +135,24 @@ public final class Links {
         RcConnection link = byQpNum.remove(qpNum);
         if (link != null) {
             retiring.add(link);
+        }
+    }
+
+    /**
+     * {@link #drop(int)} of the connection whose rdma_cm connection is {@code connection} (its
+     * DISCONNECTED or TIMEWAIT_EXIT): matched by identity, so an event of a connection that already left
+     * never ends a later connection on the same QP number.
+     *
+     * @param connection the event's rdma_cm connection; one that is not (any more) a live connection's is ignored
+     */
+    void drop(CmConnection connection) {
+        for (RcConnection link : byQpNum.values()) {
+            if (link.connection() == connection) {
+                if (byQpNum.remove(link.qpNum(), link)) {
+                    retiring.add(link);
+                }
+                return;
+            }
         }
     }
 

@@ -60,16 +60,18 @@ final class Retiring {
     /** QPs whose IBV_EVENT_QP_LAST_WQE_REACHED came before their teardown began (in ERROR already). Guarded by this. */
     private final Set<VerbsObject> early = Collections.newSetFromMap(new IdentityHashMap<>());
 
+    /** A leaving connection; its fields guarded by the {@link Retiring}. */
     private static final class Leaving {
         final RcConnection link;
-        final long errorAt;
+        /** nanoTime right after its QP was moved to ERROR; valid when {@link #inError}. */
+        long errorAt;
+        boolean inError;
         /** nanoTime of its IBV_EVENT_QP_LAST_WQE_REACHED; valid when {@link #lastWqe}. */
         long lastWqeAt;
         boolean lastWqe;
 
-        Leaving(RcConnection link, long errorAt) {
+        Leaving(RcConnection link) {
             this.link = link;
-            this.errorAt = errorAt;
         }
     }
 
@@ -89,10 +91,24 @@ final class Retiring {
      * @param link the connection, no longer reachable for replies
      */
     void add(RcConnection link) {
+        Leaving l = new Leaving(link);
+        synchronized (this) {
+            // listed before the move to ERROR: its QP_LAST_WQE_REACHED may be read at once by the control loop
+            if (early.remove(link.qp())) {
+                l.lastWqe = true;
+                l.lastWqeAt = System.nanoTime();
+            }
+            leaving.add(l);
+        }
+        sweep.want();
         try {
             link.qp().moveToError();
         } catch (VerbsException | RuntimeException e) {
             LOG.debugf("activation %s: QP %d to ERROR: %s", name, link.qpNum(), e.getMessage());
+        }
+        synchronized (this) {
+            l.errorAt = System.nanoTime();
+            l.inError = true;
         }
         try {
             if (link.connection() != null) {
@@ -101,15 +117,6 @@ final class Retiring {
         } catch (VerbsException | RuntimeException e) {
             LOG.debugf("activation %s: rdma_disconnect of QP %d: %s", name, link.qpNum(), e.getMessage());
         }
-        synchronized (this) {
-            Leaving l = new Leaving(link, System.nanoTime());
-            if (early.remove(link.qp())) {
-                l.lastWqe = true;
-                l.lastWqeAt = l.errorAt;
-            }
-            leaving.add(l);
-        }
-        sweep.want();
     }
 
     /**
@@ -175,6 +182,9 @@ final class Retiring {
     private long lastCompletionBy(Leaving l, long now) {
         if (l.lastWqe) {
             return l.lastWqeAt;
+        }
+        if (!l.inError) {
+            return Long.MAX_VALUE;
         }
         long waited = now - l.errorAt;
         long quiet = TimeUnit.MILLISECONDS.toNanos(QUIET_MS);
