@@ -33,6 +33,7 @@ public final class ActivationStatistics {
     private final Map<String, Long> rejectedByReason;
     private final long copiedOut;
     private final long slowDisconnects;
+    private final long halfOpenReaped;
     private final int retained;
 
     private ActivationStatistics(Builder b) {
@@ -55,6 +56,7 @@ public final class ActivationStatistics {
         this.rejectedByReason = Collections.unmodifiableMap(new LinkedHashMap<>(b.rejectedByReason));
         this.copiedOut = b.copiedOut;
         this.slowDisconnects = b.slowDisconnects;
+        this.halfOpenReaped = b.halfOpenReaped;
         this.retained = b.retained;
     }
 
@@ -172,6 +174,15 @@ public final class ActivationStatistics {
     }
 
     /**
+     * {@return accepted connections closed before they were established: UNREACHABLE, REJECTED,
+     *          CONNECT_ERROR or IBV_EVENT_QP_FATAL after the accept, or no ESTABLISHED within 10 s
+     *          (WARN SRQRA0210); each freed its QP, send CQ and maxConnections slot}
+     */
+    public long halfOpenReaped() {
+        return halfOpenReaped;
+    }
+
+    /**
      * {@return receive buffers kept past their listener call by {@link RetainedMessage}s now (out of
      *          the SRQ until released)}
      */
@@ -206,6 +217,7 @@ public final class ActivationStatistics {
                 && rejectedByReason.equals(s.rejectedByReason)
                 && copiedOut == s.copiedOut
                 && slowDisconnects == s.slowDisconnects
+                && halfOpenReaped == s.halfOpenReaped
                 && retained == s.retained;
     }
 
@@ -213,7 +225,7 @@ public final class ActivationStatistics {
     public int hashCode() {
         return Objects.hash(srqName, device, posted, completed, delivered, undelivered, endpointFailures, redelivered,
                 deadLettered, pauses, paused, errorCompletions, limitEvents, outstanding, fill, connections,
-                rejectedByReason, copiedOut, slowDisconnects, retained);
+                rejectedByReason, copiedOut, slowDisconnects, halfOpenReaped, retained);
     }
 
     @Override
@@ -237,6 +249,7 @@ public final class ActivationStatistics {
                 + ", rejectedByReason=" + rejectedByReason.entrySet().stream().filter(e -> e.getValue() != 0)
                         .map(Map.Entry::toString).collect(Collectors.joining(", ", "{", "}"))
                 + ", copiedOut=" + copiedOut + ", slowDisconnects=" + slowDisconnects
+                + ", halfOpenReaped=" + halfOpenReaped
                 + ", retained=" + retained + "]";
     }
 
@@ -261,6 +274,7 @@ public final class ActivationStatistics {
         private Map<String, Long> rejectedByReason = Map.of();
         private long copiedOut;
         private long slowDisconnects;
+        private long halfOpenReaped;
         private int retained;
 
         private Builder() {
@@ -472,6 +486,17 @@ public final class ActivationStatistics {
          */
         public Builder slowDisconnects(long v) {
             slowDisconnects = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code halfOpenReaped}.
+         *
+         * @param v accepted connections closed before they were established
+         * @return this
+         */
+        public Builder halfOpenReaped(long v) {
+            halfOpenReaped = v;
             return this;
         }
 

@@ -375,6 +375,6 @@ final class ActivationRun {
                 .errorCompletions(poller.errors()).limitEvents(control.limitEvents())
                 .outstanding(buffers.outstanding()).fill(buffers.fill()).connections(links.size())
                 .rejectedByReason(admission.rejectedByReason()).copiedOut(poller.copiedOut())
-                .slowDisconnects(poller.slowDisconnects()).retained(poller.retainedBuffers()).build();
+                .slowDisconnects(poller.slowDisconnects()).halfOpenReaped(control.halfOpenReaped()).retained(poller.retainedBuffers()).build();
     }
 }

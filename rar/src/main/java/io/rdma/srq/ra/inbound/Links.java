@@ -158,6 +158,15 @@ public final class Links {
     }
 
     /**
+     * @param qpNum a qp_num
+     * @param link  a connection
+     * @return whether {@code link} is the connection on that QP now (not closed, not replaced)
+     */
+    boolean holds(int qpNum, RcConnection link) {
+        return byQpNum.get(qpNum) == link;
+    }
+
+    /**
      * Forgets the connection of {@code qpNum} and closes it (disconnect, destroy), quietly. Its id
      * stays with the QP number until a later connection gets that number, so completions polled after
      * the close (acknowledged before it) still name their connection — and stay in its order under

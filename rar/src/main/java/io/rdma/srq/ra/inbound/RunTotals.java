@@ -55,6 +55,7 @@ final class RunTotals {
     ActivationStatistics statistics(String name, String device, ActivationRun current) {
         long posted = 0, completed = 0, delivered = 0, undelivered = 0, failures = 0, redelivered = 0;
         long deadLettered = 0, pauses = 0, errors = 0, limitEvents = 0, copiedOut = 0, slowDisconnects = 0;
+        long halfOpenReaped = 0;
         Map<String, Long> rejected = new LinkedHashMap<>();
         List<ActivationStatistics> all;
         List<ActivationRun> runs;
@@ -86,6 +87,7 @@ final class RunTotals {
             limitEvents += s.limitEvents();
             copiedOut += s.copiedOut();
             slowDisconnects += s.slowDisconnects();
+            halfOpenReaped += s.halfOpenReaped();
             s.rejectedByReason().forEach((k, v) -> rejected.merge(k, v, Long::sum));
         }
         undelivered -= lostBefore + lostLive; // lost with a device, counted as such
@@ -96,6 +98,7 @@ final class RunTotals {
                 .limitEvents(limitEvents).outstanding(now == null ? 0 : now.outstanding())
                 .fill(now == null ? 0 : now.fill()).connections(now == null ? 0 : now.connections())
                 .rejectedByReason(rejected).copiedOut(copiedOut).slowDisconnects(slowDisconnects)
+                .halfOpenReaped(halfOpenReaped)
                 .retained(now == null ? 0 : now.retained()).build();
     }
 }
