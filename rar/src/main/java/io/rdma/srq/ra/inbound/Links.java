@@ -88,10 +88,11 @@ public final class Links {
      */
     RcConnection accept(CmRequest request) throws VerbsException {
         RcConnection link = register(RcConnection.create(pd, receives, replies));
+        int qpNum = link.qpNum(); // unreadable once a failure closed it
         try {
             link.accept(request, fabric);
         } catch (VerbsException | RuntimeException e) {
-            unregister(link);
+            byQpNum.remove(qpNum, link);
             throw e;
         }
         return link;
@@ -109,10 +110,11 @@ public final class Links {
      */
     RcConnection connect(InetSocketAddress remote, Duration timeout, byte[] privateData) throws VerbsException {
         RcConnection link = register(RcConnection.create(pd, receives, replies));
+        int qpNum = link.qpNum(); // unreadable once a failure closed it
         try {
             link.connect(remote, timeout, privateData, fabric);
         } catch (VerbsException | RuntimeException e) {
-            unregister(link);
+            byQpNum.remove(qpNum, link);
             throw e;
         }
         return link;
@@ -141,11 +143,6 @@ public final class Links {
             }
         }
         return link;
-    }
-
-    /** A connection that failed to connect (closed by its rollback) is forgotten. */
-    private void unregister(RcConnection link) {
-        byQpNum.remove(link.qpNum(), link);
     }
 
     /**
