@@ -33,6 +33,7 @@ public final class ActivationStatistics {
     private final Map<String, Long> rejectedByReason;
     private final long copiedOut;
     private final long slowDisconnects;
+    private final long halfOpenReaped;
     private final int retained;
     private final int leavingConnections;
     private final long closedConnections;
@@ -58,6 +59,7 @@ public final class ActivationStatistics {
         this.rejectedByReason = Collections.unmodifiableMap(new LinkedHashMap<>(b.rejectedByReason));
         this.copiedOut = b.copiedOut;
         this.slowDisconnects = b.slowDisconnects;
+        this.halfOpenReaped = b.halfOpenReaped;
         this.retained = b.retained;
         this.leavingConnections = b.leavingConnections;
         this.closedConnections = b.closedConnections;
@@ -178,6 +180,15 @@ public final class ActivationStatistics {
     }
 
     /**
+     * {@return accepted connections closed before they were established: UNREACHABLE, REJECTED,
+     *          CONNECT_ERROR or IBV_EVENT_QP_FATAL after the accept, or no ESTABLISHED within 10 s
+     *          (WARN SRQRA0210); each freed its QP, send CQ and maxConnections slot}
+     */
+    public long halfOpenReaped() {
+        return halfOpenReaped;
+    }
+
+    /**
      * {@return receive buffers kept past their listener call by {@link RetainedMessage}s now (out of
      *          the SRQ until released)}
      */
@@ -238,6 +249,7 @@ public final class ActivationStatistics {
                 && rejectedByReason.equals(s.rejectedByReason)
                 && copiedOut == s.copiedOut
                 && slowDisconnects == s.slowDisconnects
+                && halfOpenReaped == s.halfOpenReaped
                 && retained == s.retained
                 && leavingConnections == s.leavingConnections
                 && closedConnections == s.closedConnections
@@ -248,8 +260,8 @@ public final class ActivationStatistics {
     public int hashCode() {
         return Objects.hash(srqName, device, posted, completed, delivered, undelivered, endpointFailures, redelivered,
                 deadLettered, pauses, paused, errorCompletions, limitEvents, outstanding, fill, connections,
-                rejectedByReason, copiedOut, slowDisconnects, retained, leavingConnections, closedConnections,
-                closedOnLastWqe);
+                rejectedByReason, copiedOut, slowDisconnects, halfOpenReaped, retained, leavingConnections,
+                closedConnections, closedOnLastWqe);
     }
 
     @Override
@@ -273,6 +285,7 @@ public final class ActivationStatistics {
                 + ", rejectedByReason=" + rejectedByReason.entrySet().stream().filter(e -> e.getValue() != 0)
                         .map(Map.Entry::toString).collect(Collectors.joining(", ", "{", "}"))
                 + ", copiedOut=" + copiedOut + ", slowDisconnects=" + slowDisconnects
+                + ", halfOpenReaped=" + halfOpenReaped
                 + ", retained=" + retained + ", leavingConnections=" + leavingConnections
                 + ", closedConnections=" + closedConnections + ", closedOnLastWqe=" + closedOnLastWqe + "]";
     }
@@ -298,6 +311,7 @@ public final class ActivationStatistics {
         private Map<String, Long> rejectedByReason = Map.of();
         private long copiedOut;
         private long slowDisconnects;
+        private long halfOpenReaped;
         private int retained;
         private int leavingConnections;
         private long closedConnections;
@@ -512,6 +526,17 @@ public final class ActivationStatistics {
          */
         public Builder slowDisconnects(long v) {
             slowDisconnects = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code halfOpenReaped}.
+         *
+         * @param v accepted connections closed before they were established
+         * @return this
+         */
+        public Builder halfOpenReaped(long v) {
+            halfOpenReaped = v;
             return this;
         }
 

@@ -55,6 +55,7 @@ public final class AdapterStatistics {
         m.put("rejected", s.rejected());
         m.put("copiedOut", s.copiedOut());
         m.put("slowDisconnects", s.slowDisconnects());
+        m.put("halfOpenReaped", s.halfOpenReaped());
         m.put("retained", s.retained());
         m.put("leavingConnections", s.leavingConnections());
         m.put("closedConnections", s.closedConnections());

@@ -88,12 +88,18 @@ final class IbvCmListener extends IbvResource implements CmListener {
             if (!context.deviceName().equals(IbvCmConnection.deviceOf(child))) {
                 // a wildcard listener hears every device; a QP on the SRQ of this context's device cannot
                 // take a request that arrived on another one
-                otherDevice(child, remote);
+                rejectAndDestroy(child, remote, "another device");
                 return Optional.empty();
             }
             InetSocketAddress at = SockAddr.from(rdma_addr.src_addr(rdma_route.addr(rdma_cm_id.route(child))));
             Pending p = new Pending(child, remote, at, raw.privateData());
-            pending.put(raw.id(), p);
+            try {
+                // held open while registered: destroy() either comes first or finds it among the pending
+                whileOpenCreate(() -> pending.put(raw.id(), p));
+            } catch (IllegalStateException closing) {
+                rejectAndDestroy(child, remote, "the listener is closing");
+                return Optional.empty();
+            }
             return Optional.of(new CmEvent(raw.type(), raw.status(), p, null));
         }
         IbvCmConnection c = connections.get(raw.id());
@@ -107,9 +113,9 @@ final class IbvCmListener extends IbvResource implements CmListener {
         return Optional.of(new CmEvent(raw.type(), raw.status(), null, c));
     }
 
-    private static void otherDevice(MemorySegment child, InetSocketAddress remote) {
+    private static void rejectAndDestroy(MemorySegment child, InetSocketAddress remote, String why) {
         try {
-            NativeCall.status("rdma_reject", "from " + remote + " (another device)", CmChannel.H.REJECT, null, child,
+            NativeCall.status("rdma_reject", "from " + remote + " (" + why + ")", CmChannel.H.REJECT, null, child,
                     MemorySegment.NULL, (byte) 0);
         } catch (VerbsException ignored) {
             // the requester times out instead; the id is destroyed either way

@@ -65,6 +65,33 @@ final class SoftCmConnection extends SoftResource implements CmConnection, SoftD
      */
     static SoftCmConnection connect(SoftContext context, QueuePair qp, InetSocketAddress remote, Duration timeout,
                                     byte[] privateData, ConnectionParameters parameters) throws VerbsException {
+        SoftQueuePair q = (SoftQueuePair) qp;
+        SoftCmListener.Request r = request(context, qp, remote, timeout, privateData);
+        SoftCmConnection server = r.serverConnection();
+        try {
+            q.connect(1, 0, r.serverEndpoint(), parameters);
+            SoftCmConnection c = context.open(() -> new SoftCmConnection(context, q, remote, null));
+            c.peer = server;
+            server.peer = c;
+            c.established = true;
+            server.established = true;
+            server.listener.queueEvent(new CmEvent(CmEventType.ESTABLISHED, 0, null, server));
+            return c;
+        } catch (VerbsException | RuntimeException e) {
+            server.deliver(new CmEvent(CmEventType.CONNECT_ERROR, 0, null, server));
+            throw e;
+        }
+    }
+
+    /**
+     * The active side up to the listener's accept (REQ, then REP): validates, queues the
+     * CONNECT_REQUEST and waits for its answer.
+     *
+     * @return the accepted request (its server endpoint and connection)
+     * @throws VerbsException as {@link #connect}
+     */
+    static SoftCmListener.Request request(SoftContext context, QueuePair qp, InetSocketAddress remote, Duration timeout,
+                                          byte[] privateData) throws VerbsException {
         if (!(qp instanceof SoftQueuePair q) || q.softContext() != context) {
             throw new VerbsException("rdma_connect", Errno.EINVAL, "the QP must be created on this context "
                     + context.deviceName());
@@ -82,7 +109,7 @@ final class SoftCmConnection extends SoftResource implements CmConnection, SoftD
         if (r == null) {
             throw new ConnectRejectedException(l == null ? ConnectRejectedException.INVALID_SERVICE_ID
                     : ConnectRejectedException.CONSUMER_DEFINED, new byte[0], "while connecting to " + remote
-                    + (l == null ? ": no listener there" : ": the listener's backlog is full"));
+                    + (l == null ? ": no listener there" : ": the listener's backlog is full or it is closing"));
         }
         switch (r.await(timeout)) {
             case ACCEPTED -> { }
@@ -91,20 +118,15 @@ final class SoftCmConnection extends SoftResource implements CmConnection, SoftD
             default -> throw new VerbsException("rdma_get_cm_event", Errno.ETIMEDOUT, "no CONNECT_RESPONSE within "
                     + timeout.toMillis() + " ms while connecting to " + remote);
         }
-        SoftCmConnection server = r.serverConnection();
-        try {
-            q.connect(1, 0, r.serverEndpoint(), parameters);
-            SoftCmConnection c = context.open(() -> new SoftCmConnection(context, q, remote, null));
-            c.peer = server;
-            server.peer = c;
-            c.established = true;
-            server.established = true;
-            l.queueEvent(new CmEvent(CmEventType.ESTABLISHED, 0, null, server));
-            return c;
-        } catch (VerbsException | RuntimeException e) {
-            server.deliver(new CmEvent(CmEventType.CONNECT_ERROR, 0, null, server));
-            throw e;
-        }
+        return r;
+    }
+
+    /**
+     * The passive side's CM gives up on a connection that never became ESTABLISHED: {@code type}
+     * (UNREACHABLE, REJECTED or CONNECT_ERROR) with {@code status} on the listener.
+     */
+    void setupFailed(CmEventType type, int status) {
+        deliver(new CmEvent(type, status, null, this));
     }
 
     private void deliver(CmEvent event) {

@@ -102,13 +102,21 @@ final class SoftCmListener extends SoftResource implements CmListener, SoftDevic
      *         then rejected, as a real CM rejects when the listen queue overflows)
      */
     Request offer(InetSocketAddress from, InetSocketAddress to, RcEndpoint clientEndpoint, byte[] privateData) {
-        if (isClosed() || pending.size() >= backlog) {
+        try {
+            // held open while the request is registered: a close either comes first (no request) or
+            // after, and then rejects it with the others still pending
+            return open(() -> {
+                if (pending.size() >= backlog) {
+                    return null;
+                }
+                Request r = new Request(from, to, clientEndpoint, padded(privateData, CmRequest.MAX_CONNECT_PRIVATE_DATA));
+                pending.add(r);
+                events.add(new CmEvent(CmEventType.CONNECT_REQUEST, 0, r, null));
+                return r;
+            });
+        } catch (IllegalStateException | VerbsException closed) {
             return null;
         }
-        Request r = new Request(from, to, clientEndpoint, padded(privateData, CmRequest.MAX_CONNECT_PRIVATE_DATA));
-        pending.add(r);
-        events.add(new CmEvent(CmEventType.CONNECT_REQUEST, 0, r, null));
-        return r;
     }
 
     @Override

@@ -171,6 +171,43 @@ public final class SoftProvider implements VerbsProvider {
     }
 
     /**
+     * Simulates IBV_EVENT_QP_FATAL (ibv_get_async_event(3)): the QP of {@code qpNum} goes to ERROR
+     * (its waiting sends flushed, as a QP hitting an error it cannot report in a completion) and its
+     * context gets the event, naming the QP.
+     *
+     * @param qpNum a soft QP's number
+     * @return whether such a QP is open
+     */
+    public static boolean raiseQpFatal(int qpNum) {
+        SoftQueuePair qp = SoftFabric.qp(qpNum);
+        if (qp == null || qp.isClosed()) {
+            return false;
+        }
+        qp.moveToError();
+        qp.softContext().queueEvent(io.rdma.srq.api.AsyncEventType.QP_FATAL, qp);
+        return true;
+    }
+
+    /**
+     * Simulates a peer that sends a connect request and, once accepted, never sends the RTU
+     * ({@link SoftHalfOpenPeer}): the listener's accept succeeds, no ESTABLISHED follows.
+     *
+     * @param deviceName  the soft device the peer is on (its address: soft_rxe0 10.77.1.1, …)
+     * @param remote      the listener's address
+     * @param timeout     the longest wait for the accept
+     * @param privateData what the request carries (a token, or nothing), ≤ 56 bytes
+     * @return the half-open peer, once accepted; close it when done
+     * @throws VerbsException as {@link Context#connect}: ECONNREFUSED when rejected or no listener,
+     *                        ETIMEDOUT without an answer; nothing is left open
+     * @throws IllegalArgumentException for an unknown soft device
+     */
+    public static SoftHalfOpenPeer connectWithoutRtu(String deviceName, java.net.InetSocketAddress remote,
+                                                     java.time.Duration timeout, byte[] privateData)
+            throws VerbsException {
+        return SoftHalfOpenPeer.connect(SoftFabric.device(SoftProfile.of(deviceName)), remote, timeout, privateData);
+    }
+
+    /**
      * Removes a device the way {@code rdma link delete rxe0} removes rxe (a device without
      * disassociate_ucontext), and waits like it:
      * <ol>

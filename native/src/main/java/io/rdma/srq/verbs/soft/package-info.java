@@ -39,12 +39,17 @@
  * each other, ESTABLISHED on the listener) or reject (ECONNREFUSED); no listener is ECONNREFUSED (a
  * real CM's REJECTED), a full backlog ECONNREFUSED too, no answer ETIMEDOUT. Disconnect queues
  * DISCONNECTED on both sides; there is no TIMEWAIT_EXIT and no private data. An event whose connection
- * was closed before it is taken names no connection, as with the ibverbs provider.
+ * was closed before it is taken names no connection, as with the ibverbs provider. A connect to a
+ * listener that is closing is refused (ECONNREFUSED), never left unanswered.
+ * {@link io.rdma.srq.verbs.soft.SoftProvider#connectWithoutRtu} models a peer that stops after the
+ * listener's accept (no RTU: no ESTABLISHED) until the test makes the listener's CM give up
+ * (UNREACHABLE, REJECTED, CONNECT_ERROR).
  *
  * <h2>Events</h2>
  * Async events (SRQ_LIMIT_REACHED, CQ_ERR, QP_LAST_WQE_REACHED on soft_mlx5_0, and the DEVICE_FATAL and
  * PORT_ERR of {@link io.rdma.srq.verbs.soft.SoftProvider#raiseDeviceFatal} and
- * {@link io.rdma.srq.verbs.soft.SoftProvider#raisePortError}; PORT_ACTIVE of
+ * {@link io.rdma.srq.verbs.soft.SoftProvider#raisePortError}; QP_FATAL of
+ * {@link io.rdma.srq.verbs.soft.SoftProvider#raiseQpFatal}, which moves the QP to ERROR; PORT_ACTIVE of
  * {@link io.rdma.srq.verbs.soft.SoftProvider#raisePortActive}) queue on the context; a port error
  * leaves ibv_query_port reading DOWN until the port is active again.
  * {@link io.rdma.srq.verbs.soft.SoftProvider#removeDevice} models {@code rdma link delete} of rxe (no

@@ -378,7 +378,8 @@ final class ActivationRun {
                 .errorCompletions(poller.errors()).limitEvents(control.limitEvents())
                 .outstanding(buffers.outstanding()).fill(buffers.fill()).connections(links.size())
                 .rejectedByReason(admission.rejectedByReason()).copiedOut(poller.copiedOut())
-                .slowDisconnects(poller.slowDisconnects()).retained(poller.retainedBuffers())
+                .slowDisconnects(poller.slowDisconnects()).halfOpenReaped(control.halfOpenReaped())
+                .retained(poller.retainedBuffers())
                 .leavingConnections(links.leaving()).closedConnections(links.closed())
                 .closedOnLastWqe(links.closedOnLastWqe()).build();
     }

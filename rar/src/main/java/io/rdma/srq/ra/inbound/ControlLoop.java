@@ -12,6 +12,7 @@ import io.rdma.srq.verbs.AsyncEvent;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmRequest;
 import io.rdma.srq.verbs.Context;
+import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.SharedReceiveQueue;
 import io.rdma.srq.ra.support.RaLogger;
 import org.jboss.logging.Logger;
@@ -37,6 +38,11 @@ import java.util.function.Consumer;
  *       to ERROR at once, destroyed — and its admission slot released — by a later turn, once its last
  *       completions were polled, {@link Retiring});</li>
  *   <li>IBV_EVENT_QP_LAST_WQE_REACHED: the QP it names adds no more completions ({@link Retiring});</li>
+ *   <li>an accepted connection not yet ESTABLISHED ({@link HalfOpen}) that gets UNREACHABLE, REJECTED
+ *       or CONNECT_ERROR, whose QP gets IBV_EVENT_QP_FATAL, or that is not ESTABLISHED within
+ *       {@link HalfOpen#BOUND}: it is closed and its admission slot freed, counted
+ *       ({@link #halfOpenReaped()}) and logged (SRQRA0210); an ESTABLISHED connection whose QP gets
+ *       IBV_EVENT_QP_FATAL is disconnected ({@link Links#evict}), then closed at its DISCONNECTED;</li>
  *   <li>RDMA_CM_EVENT_DEVICE_REMOVAL, of the listener or of an accepted connection (rdma_cm(7): the
  *       device is going away; rxe's removal waits until every object of it is closed): the device
  *       is lost — told to the activation, which frees the run's natives and recovers;</li>
@@ -70,6 +76,7 @@ final class ControlLoop extends LongRunningWork {
     private final Admission admission;
     private final ObserverDispatch observers;
     private final LongAdder limitEvents = new LongAdder();
+    private final HalfOpen halfOpen;
     private final Consumer<Fault> lost;
     private final Ports ports;
     private final DevicePresence presence;
@@ -120,6 +127,7 @@ final class ControlLoop extends LongRunningWork {
         this.lost = lost;
         this.ports = ports;
         this.presence = new DevicePresence(context, DevicePresence.PERIOD);
+        this.halfOpen = new HalfOpen(name, HalfOpen.BOUND);
     }
 
     @Override
@@ -137,6 +145,10 @@ final class ControlLoop extends LongRunningWork {
             if (!presence.stillListed()) {
                 lost.accept(Fault.deviceUnlisted());
             }
+            long now = System.nanoTime();
+            for (HalfOpen.Waiting w : halfOpen.expired(now)) {
+                reap(w, "no ESTABLISHED within " + HalfOpen.BOUND.toSeconds() + " s", now);
+            }
         }
     }
 
@@ -150,6 +162,47 @@ final class ControlLoop extends LongRunningWork {
             // by the connection itself, never by its qp_num: a late TIMEWAIT_EXIT must not end a later
             // connection on a reused QP number; the admission slot is released when the QP is destroyed
             links.drop(e.connection());
+        } else if (e.connection() != null) {
+            setupEvent(e);
+        }
+    }
+
+    /** ESTABLISHED ends an accepted connection's wait; UNREACHABLE, REJECTED, CONNECT_ERROR end the connection. */
+    private void setupEvent(CmEvent e) {
+        int qpNum;
+        try {
+            qpNum = e.connection().qp().qpNum();
+        } catch (IllegalStateException closed) {
+            return; // an event of a connection whose QP was destroyed meanwhile (it had left)
+        }
+        HalfOpen.Waiting w = halfOpen.remove(qpNum);
+        if (w != null && (e.type() == CmEventType.UNREACHABLE || e.type() == CmEventType.REJECTED
+                || e.type() == CmEventType.CONNECT_ERROR)) {
+            reap(w, "RDMA_CM_EVENT_" + e.type() + (e.status() == 0 ? "" : " (status " + e.status() + ")"),
+                    System.nanoTime());
+        }
+    }
+
+    /**
+     * Closes a connection that ended before it was established and frees its admission slot, as a
+     * DISCONNECTED does; nothing when it is gone already or its QP number has a later connection.
+     */
+    private void reap(HalfOpen.Waiting w, String why, long now) {
+        int qpNum = w.qpNum();
+        if (!links.holds(qpNum, w.link())) {
+            return;
+        }
+        links.drop(qpNum); // its admission slot is released when its QP is destroyed (Retiring)
+        halfOpen.reaped(w, why, now);
+    }
+
+    /** IBV_EVENT_QP_FATAL of a connection's QP: reaped when not yet established, else disconnected. */
+    private void qpFatal(int qpNum) {
+        HalfOpen.Waiting w = halfOpen.remove(qpNum);
+        if (w != null) {
+            reap(w, "IBV_EVENT_QP_FATAL", System.nanoTime());
+        } else if (links.evict(qpNum, links.connectionId(qpNum))) {
+            LOG.debugf("activation %s: IBV_EVENT_QP_FATAL on QP %d: disconnected", name, qpNum);
         }
     }
 
@@ -163,6 +216,7 @@ final class ControlLoop extends LongRunningWork {
         try {
             RcConnection link = links.accept(request);
             admission.accepted(from, link.qpNum());
+            halfOpen.accepted(link, from, System.nanoTime());
             LOG.debugf("activation %s: accepted %s on QP %d", name, from, link.qpNum());
         } catch (VerbsException | RuntimeException failure) {
             admission.acceptFailed(from, failure.getMessage()); // counted, logged rate-limited (SRQRA0312)
@@ -183,6 +237,8 @@ final class ControlLoop extends LongRunningWork {
             limitReached();
         } else if (e.type() == AsyncEventType.QP_LAST_WQE_REACHED && e.element() != null) {
             links.lastWqeReached(e.element());
+        } else if (e.type() == AsyncEventType.QP_FATAL && e.element(QueuePair.class).isPresent()) {
+            qpFatal(e.element(QueuePair.class).get().qpNum());
         } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
             lost.accept(Fault.deviceFatal());
         } else if (e.type() == AsyncEventType.PORT_ERR && !portsDown && !anyPortActive()) {
@@ -219,6 +275,11 @@ final class ControlLoop extends LongRunningWork {
         LOG.debugf("activation %s: SRQ limit %d reached, %d outstanding; fill %d -> %d", name, buffers.srqLimit(),
                 buffers.outstanding(), before, buffers.fill());
         observers.fire(event);
+    }
+
+    /** @return accepted connections closed before they were established ({@link HalfOpen}) */
+    long halfOpenReaped() {
+        return halfOpen.reapedCount();
     }
 
     /** @return IBV_EVENT_SRQ_LIMIT_REACHED events taken */

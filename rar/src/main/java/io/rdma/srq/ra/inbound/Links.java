@@ -15,6 +15,8 @@ import io.rdma.srq.verbs.VerbsObject;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,10 +30,17 @@ import java.util.function.IntConsumer;
  * reply, so connections that never reply register no send memory. A reply finds its connection here
  * by the message's qp_num and connection id. Each connection gets an id never reused within the JVM
  * (a QP number is reused by the device once its QP is destroyed), which names it to applications
- * ({@code ReceiveCompletion.connectionId}, dead letters). Thread-safe.
+ * ({@code ReceiveCompletion.connectionId}, dead letters). A connection is registered, with its id,
+ * when its QP is created, before rdma_accept / rdma_connect make it ready, so its first message finds
+ * its id and no lock is held across a blocking connect. The id of a closed connection is kept for its
+ * completions polled after the close until a later connection takes the QP number, or until it is
+ * no longer among the {@value #CLOSED_IDS_KEPT} closed connections made last (then it is pruned: the
+ * map holds the ids of the open connections and of at most that many closed ones). Thread-safe.
  */
 public final class Links {
     static final String REPLY_BUFFER_SIZE = "the activation's replyBufferSize";
+    /** Ids of closed connections kept at most, for their completions polled after the close. */
+    static final int CLOSED_IDS_KEPT = 4096;
 
     private final String name;
     private final ProtectionDomain pd;
@@ -42,11 +51,12 @@ public final class Links {
     private static final AtomicLong NEXT_ID = new AtomicLong();
     private final Map<Integer, RcConnection> byQpNum = new ConcurrentHashMap<>();
     private final Map<Integer, Long> idByQpNum = new ConcurrentHashMap<>();
+    /** Every registration (qp_num, id) in order, to prune the ids of closed connections; guarded by itself. */
+    private final Deque<long[]> registered = new ArrayDeque<>();
+    private final int closedIdsKept;
     private volatile boolean stopping;
     /** Connections leaving: in ERROR, destroyed once their last completions were polled. */
     private final Retiring retiring;
-    /** Held while a connection is established and registered, so its first message finds its id. */
-    private final Object registering = new Object();
 
     /**
      * @param name            the activation's SRQ name, for messages
@@ -62,12 +72,19 @@ public final class Links {
      */
     public Links(String name, ProtectionDomain pd, CompletionQueue cq, SharedReceiveQueue srq, int replyBufferSize,
                  Duration replyTimeout, ConnectionParameters fabric, CqSweep sweep) {
+        this(name, pd, cq, srq, replyBufferSize, replyTimeout, fabric, sweep, CLOSED_IDS_KEPT);
+    }
+
+    /** As the public constructor, keeping the ids of {@code closedIdsKept} closed connections (tests). */
+    Links(String name, ProtectionDomain pd, CompletionQueue cq, SharedReceiveQueue srq, int replyBufferSize,
+          Duration replyTimeout, ConnectionParameters fabric, CqSweep sweep, int closedIdsKept) {
         this.retiring = new Retiring(name, sweep);
         this.fabric = fabric;
         this.name = name;
         this.pd = pd;
         this.receives = RcConnection.Receives.fromSrq(cq, srq);
         this.replies = new RcConnection.Sends(replyBufferSize, REPLY_BUFFER_SIZE, false, replyTimeout);
+        this.closedIdsKept = closedIdsKept;
     }
 
     /**
@@ -78,13 +95,20 @@ public final class Links {
      * @throws VerbsException as {@link RcConnection#accept}; nothing is left open
      */
     RcConnection accept(CmRequest request) throws VerbsException {
-        synchronized (registering) {
-            return add(RcConnection.accept(pd, receives, replies, request, fabric));
+        RcConnection link = register(RcConnection.create(pd, receives, replies));
+        int qpNum = link.qpNum(); // unreadable once a failure closed it
+        try {
+            link.accept(request, fabric);
+        } catch (VerbsException | RuntimeException e) {
+            byQpNum.remove(qpNum, link);
+            throw e;
         }
+        return link;
     }
 
     /**
-     * Opens a new connection on the SRQ to a remote listener.
+     * Opens a new connection on the SRQ to a remote listener. Blocks up to 3 × {@code timeout} and
+     * holds no lock meanwhile: accepts, replies and drops of other connections go on.
      *
      * @param remote  the listener
      * @param timeout bound for each rdma_cm step
@@ -93,14 +117,39 @@ public final class Links {
      * @throws VerbsException as {@link RcConnection#connect}; nothing is left open
      */
     RcConnection connect(InetSocketAddress remote, Duration timeout, byte[] privateData) throws VerbsException {
-        synchronized (registering) {
-            return add(RcConnection.connect(pd, receives, replies, remote, timeout, privateData, fabric));
+        RcConnection link = register(RcConnection.create(pd, receives, replies));
+        int qpNum = link.qpNum(); // unreadable once a failure closed it
+        try {
+            link.connect(remote, timeout, privateData, fabric);
+        } catch (VerbsException | RuntimeException e) {
+            byQpNum.remove(qpNum, link);
+            throw e;
         }
+        return link;
     }
 
-    private RcConnection add(RcConnection link) {
-        idByQpNum.put(link.qpNum(), NEXT_ID.incrementAndGet());
+    /**
+     * Registers a connection whose QP exists but is not yet connected, so that its first message
+     * (which can come as soon as rdma_accept / rdma_connect made the QP ready) finds its id, and
+     * prunes the ids of closed connections, those made first, beyond {@code closedIdsKept}.
+     */
+    private RcConnection register(RcConnection link) {
+        long id = NEXT_ID.incrementAndGet();
+        idByQpNum.put(link.qpNum(), id);
         byQpNum.put(link.qpNum(), link);
+        synchronized (registered) {
+            registered.addLast(new long[] {link.qpNum(), id});
+            while (registered.size() > byQpNum.size() + closedIdsKept) {
+                long[] r = registered.pollFirst();
+                int qpNum = (int) r[0];
+                Long now = idByQpNum.get(qpNum);
+                if (now != null && now == r[1] && byQpNum.containsKey(qpNum)) {
+                    registered.addLast(r); // still open
+                } else {
+                    idByQpNum.remove(qpNum, r[1]); // closed, or its number taken by a later connection
+                }
+            }
+        }
         return link;
     }
 
@@ -110,14 +159,16 @@ public final class Links {
      */
     long connectionId(int qpNum) {
         Long id = idByQpNum.get(qpNum);
-        if (id == null) {
-            // a message can arrive once rdma_accept/rdma_connect made the QP ready, before add():
-            // wait for the registration in progress (rare: only a connection's first messages)
-            synchronized (registering) {
-                id = idByQpNum.get(qpNum);
-            }
-        }
         return id == null ? 0 : id;
+    }
+
+    /**
+     * @param qpNum a qp_num
+     * @param link  a connection
+     * @return whether {@code link} is the connection on that QP now (not closed, not replaced)
+     */
+    boolean holds(int qpNum, RcConnection link) {
+        return byQpNum.get(qpNum) == link;
     }
 
     /**
@@ -256,7 +307,7 @@ public final class Links {
         idByQpNum.clear();
     }
 
-    /** @return connections now (not counting leaving ones) */
+    /** @return connections now, those being accepted or connected included (leaving ones not) */
     int size() {
         return byQpNum.size();
     }

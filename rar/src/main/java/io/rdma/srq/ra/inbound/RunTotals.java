@@ -56,6 +56,7 @@ final class RunTotals {
         long posted = 0, completed = 0, delivered = 0, undelivered = 0, failures = 0, redelivered = 0;
         long deadLettered = 0, pauses = 0, errors = 0, limitEvents = 0, copiedOut = 0, slowDisconnects = 0;
         long closed = 0, closedOnLastWqe = 0;
+        long halfOpenReaped = 0;
         Map<String, Long> rejected = new LinkedHashMap<>();
         List<ActivationStatistics> all;
         List<ActivationRun> runs;
@@ -89,6 +90,7 @@ final class RunTotals {
             slowDisconnects += s.slowDisconnects();
             closed += s.closedConnections();
             closedOnLastWqe += s.closedOnLastWqe();
+            halfOpenReaped += s.halfOpenReaped();
             s.rejectedByReason().forEach((k, v) -> rejected.merge(k, v, Long::sum));
         }
         undelivered -= lostBefore + lostLive; // lost with a device, counted as such
@@ -99,6 +101,7 @@ final class RunTotals {
                 .limitEvents(limitEvents).outstanding(now == null ? 0 : now.outstanding())
                 .fill(now == null ? 0 : now.fill()).connections(now == null ? 0 : now.connections())
                 .rejectedByReason(rejected).copiedOut(copiedOut).slowDisconnects(slowDisconnects)
+                .halfOpenReaped(halfOpenReaped)
                 .retained(now == null ? 0 : now.retained())
                 .leavingConnections(now == null ? 0 : now.leavingConnections()).closedConnections(closed)
                 .closedOnLastWqe(closedOnLastWqe).build();

@@ -71,6 +71,9 @@ public final class StatisticsTable {
                     a -> a.statistics().retained()),
             counter("slow-disconnects", "connections disconnected for holding maxHeldPerConnection buffers and as many"
                     + " waiting copies (ordering=connection; WARN SRQRA0330)", a -> a.statistics().slowDisconnects()),
+            counter("half-open-reaped", "accepted connections closed before they were established (UNREACHABLE,"
+                    + " REJECTED, CONNECT_ERROR, QP_FATAL, or no ESTABLISHED within 10 s; WARN SRQRA0210)",
+                    a -> a.statistics().halfOpenReaped()),
             counter("rejected-connections", "connect requests rejected by admission control, all reasons", a -> a.statistics().rejected())));
         for (RejectReason reason : RejectReason.values()) {
             String key = reason.name();

@@ -192,6 +192,12 @@ public interface RaLogger extends BasicLogger {
                          long intervalSeconds);
 
     @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 210, value = "activation %s: closed the accepted connection from %s on QP %d before it was "
+            + "established: %s (%d more in the last %d s not logged; all are counted as halfOpenReaped)")
+    void halfOpenReaped(String activation, java.net.InetSocketAddress peer, int qpNum, String why, long suppressed,
+                        long intervalSeconds);
+
+    @LogMessage(level = Logger.Level.WARN)
     @Message(id = 201, value = "activation %s listens on %s with neither allowedPeers nor authKey: any host that "
             + "reaches the port can attach QPs to the SRQ and send into it; set authKey (and allowedPeers)")
     void openListener(String activation, Object listenAddress);

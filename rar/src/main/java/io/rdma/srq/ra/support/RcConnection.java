@@ -176,14 +176,47 @@ public final class RcConnection implements AutoCloseable {
     private static RcConnection establish(ProtectionDomain pd, Receives receives, Sends sends, Establish how)
             throws VerbsException {
         RcConnection c = create(pd, receives, sends);
+        c.establish(how);
+        return c;
+    }
+
+    /**
+     * Accepts {@code request} onto this connection's QP (rdma_accept(3)): for a connection made by
+     * {@link #create}, whose qp_num a caller registers before the QP can receive.
+     *
+     * @param request a CONNECT_REQUEST of a listener on the same device; the caller rejects it on failure
+     * @param fabric  the QP's traffic class, ACK timeout, retry counts
+     * @throws VerbsException the errno of ibv_modify_qp / rdma_accept; the connection is closed then
+     */
+    public void accept(CmRequest request, ConnectionParameters fabric) throws VerbsException {
+        establish(qp -> request.accept(qp, fabric));
+    }
+
+    /**
+     * Connects this connection's QP to a listener (rdma_resolve_addr, rdma_resolve_route,
+     * rdma_connect): for a connection made by {@link #create}, whose qp_num a caller registers before
+     * the QP can receive. Blocks up to about 3 × {@code timeout}.
+     *
+     * @param remote      the listener's address
+     * @param timeout     bound for each step
+     * @param privateData what the connect request carries (the admission token, or empty), ≤ 56 bytes
+     * @param fabric      the QP's traffic class, ACK timeout, retry counts (also carried in the request)
+     * @throws VerbsException as {@link #connect(ProtectionDomain, Receives, Sends, InetSocketAddress, Duration,
+     *                        byte[], ConnectionParameters)}; the connection is closed then
+     */
+    public void connect(InetSocketAddress remote, Duration timeout, byte[] privateData, ConnectionParameters fabric)
+            throws VerbsException {
+        establish(qp -> pd.context().connect(qp, remote, timeout, privateData, fabric));
+    }
+
+    private void establish(Establish how) throws VerbsException {
         try {
-            CmConnection established = how.on(c.qp);
-            synchronized (c) {
-                c.connection = established;
+            CmConnection established = how.on(qp);
+            synchronized (this) {
+                connection = established;
             }
-            return c;
         } catch (VerbsException | RuntimeException e) {
-            Teardown.rollback(e, c);
+            Teardown.rollback(e, this);
             throw e;
         }
     }
