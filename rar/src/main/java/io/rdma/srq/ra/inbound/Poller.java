@@ -26,7 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * of returned batches and tops the SRQ up ({@link ReceiveBuffers}), then takes up to
  * {@value #BATCH} completions from the CQ (ibv_poll_cq(3)) and hands the successful ones to one
  * endpoint as a {@link Delivery} batch on the WorkManager. Error completions are counted, their
- * buffers reposted, never delivered.
+ * buffers reposted, never delivered; so are completions whose wr_id or byte_len the SRQ cannot have
+ * produced ({@link CompletionCheck}), but for reposting a buffer that is not a posted one of ours.
  *
  * <p>Backpressure: at most maxConcurrency batches are out at once (permits); with none free the
  * poller stops polling, so completions wait in the CQ and nothing is dropped. An empty poll waits
@@ -102,6 +103,8 @@ public final class Poller extends LongRunningWork {
     private final ConnectionLanes lanes;
     /** Receive buffers kept past their call by ReceiveCompletion.retain(). */
     private final RetainedBuffers retained;
+    /** Each completion's wr_id and byte_len checked before use. */
+    private final CompletionCheck checked;
     private final AtomicReference<Runnable> whenIdle = new AtomicReference<>();
     private volatile boolean draining;
     private volatile long drainDeadline;
@@ -128,6 +131,7 @@ public final class Poller extends LongRunningWork {
         this.cq = cq;
         this.wait = new CompletionWait(waitMode(config), cq, channel);
         this.buffers = buffers;
+        this.checked = new CompletionCheck(name, buffers);
         this.links = links;
         this.endpoints = new EndpointPool(factory);
         this.workManager = workManager;
@@ -306,11 +310,16 @@ public final class Poller extends LongRunningWork {
         buffers.consumed(n);
         Delivery d = null;
         for (int i = 0; i < n; i++) {
-            if (!wcs.isSuccess(i)) {
+            int buffer = checked.buffer(wcs, i); // wr_id and byte_len from the device: checked before use
+            if (buffer < 0) {
+                errors.increment(); // not a posted buffer of ours: nothing to repost (logged)
+                continue;
+            }
+            if (!wcs.isSuccess(i) || !checked.fits(wcs, i)) {
                 errors.increment();
-                LOG.debugf("activation %s: %s completion of buffer %d on QP %d", name, wcs.status(i), wcs.wrId(i),
-                        wcs.qpNum(i));
-                buffers.release((int) wcs.wrId(i));
+                LOG.debugf("activation %s: %s completion of buffer %d on QP %d", name, CompletionCheck.status(wcs, i),
+                        buffer, wcs.qpNum(i));
+                buffers.release(buffer);
                 continue;
             }
             if (lanes != null) {
@@ -513,7 +522,7 @@ public final class Poller extends LongRunningWork {
         return completed.sum();
     }
 
-    /** @return completions with a status other than SUCCESS */
+    /** @return completions with a status other than SUCCESS, or a wr_id or byte_len the SRQ cannot have produced */
     long errors() {
         return errors.sum();
     }
