@@ -144,13 +144,4 @@ class ConnectionBackpressureTest extends SoftActivationTest {
         });
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            if (!latch.await(60, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("latch never opened");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

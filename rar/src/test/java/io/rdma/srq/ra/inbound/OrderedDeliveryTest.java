@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -142,15 +141,6 @@ class OrderedDeliveryTest extends SoftActivationTest {
         await(() -> a.statistics().delivered() == slowCount + 7L * perFast, "every delivery returned");
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            if (!latch.await(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("latch never opened");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
     private long fastDelivered() {
         return order.delivered(first -> first < SLOW);

@@ -1,29 +1,21 @@
 package io.rdma.srq.ra.inbound;
 
-import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.RetainedMessage;
-import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.testing.RecordingProtectionDomain;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
-import io.rdma.srq.verbs.CompletionQueue;
-import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.MemoryRegion;
-import io.rdma.srq.verbs.ProtectionDomain;
-import io.rdma.srq.verbs.QpInitAttributes;
-import io.rdma.srq.verbs.QueuePair;
-import io.rdma.srq.verbs.SharedReceiveQueue;
-import io.rdma.srq.verbs.XrcDomain;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.rdma.srq.ra.testing.SoftActivationTest.await;
+import static io.rdma.srq.ra.testing.SoftActivationTest.awaitQuietly;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,16 +68,16 @@ class RetainAtDeliveryEndTest {
             });
             retaining.set(t);
             t.start();
-            awaitLatch(inRetain); // the call returns while the other thread is inside retain()
+            awaitQuietly(inRetain); // the call returns while the other thread is inside retain()
         });
         try (PollerRig rig = new PollerRig(endpoints, false,
-                pd -> new PausingSlab(pd, retaining, inRetain, proceed), cq -> cq,
+                pd -> new RecordingProtectionDomain(pd, mr -> new PausingSlab(mr, retaining, inRetain, proceed)), cq -> cq,
                 "srqMaxWr", String.valueOf(BUFFERS), "maxConcurrency", "2")) {
             rig.send(1);
             while (rig.poller.completed() < 1) {
                 rig.turn();
             }
-            awaitLatch(inRetain);
+            awaitQuietly(inRetain);
             // the delivery's end either completes, or waits for the retain() under way
             await(() -> rig.poller.delivered() == 1 || delivering.get().getState() == Thread.State.BLOCKED,
                     "the batch's end done or waiting");
@@ -125,101 +117,50 @@ class RetainAtDeliveryEndTest {
         return (IllegalStateException) o;
     }
 
-    private static void awaitLatch(CountDownLatch latch) {
-        try {
-            if (!latch.await(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("latch never opened");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
     /**
-     * A PD whose registered slab holds the retaining thread the first time that thread reads it (inside
+     * The receive slab, holding the retaining thread the first time that thread reads it (inside
      * retain(), which takes a view of the receive buffer) until {@code proceed} opens.
      */
-    private record PausingSlab(ProtectionDomain pd, AtomicReference<Thread> retaining, CountDownLatch inRetain,
-                               CountDownLatch proceed) implements ProtectionDomain {
+    private record PausingSlab(MemoryRegion mr, AtomicReference<Thread> retaining, CountDownLatch inRetain,
+                               CountDownLatch proceed) implements MemoryRegion {
         @Override
-        public MemoryRegion allocateRegistered(long bytes, Set<AccessFlag> access) throws VerbsException {
-            MemoryRegion mr = pd.allocateRegistered(bytes, access);
-            return new MemoryRegion() {
-                @Override
-                public MemorySegment segment() {
-                    if (Thread.currentThread() == retaining.get() && inRetain.getCount() > 0) {
-                        inRetain.countDown();
-                        awaitLatch(proceed);
-                    }
-                    return mr.segment();
-                }
-
-                @Override
-                public long address() {
-                    return mr.address();
-                }
-
-                @Override
-                public long length() {
-                    return mr.length();
-                }
-
-                @Override
-                public int lkey() {
-                    return mr.lkey();
-                }
-
-                @Override
-                public int rkey() {
-                    return mr.rkey();
-                }
-
-                @Override
-                public void close() throws VerbsException {
-                    mr.close();
-                }
-
-                @Override
-                public boolean isClosed() {
-                    return mr.isClosed();
-                }
-            };
+        public MemorySegment segment() {
+            if (Thread.currentThread() == retaining.get() && inRetain.getCount() > 0) {
+                inRetain.countDown();
+                awaitQuietly(proceed);
+            }
+            return mr.segment();
         }
 
         @Override
-        public Context context() {
-            return pd.context();
+        public long address() {
+            return mr.address();
         }
 
         @Override
-        public MemoryRegion registerMemory(MemorySegment buffer, Set<AccessFlag> access) throws VerbsException {
-            return pd.registerMemory(buffer, access);
+        public long length() {
+            return mr.length();
         }
 
         @Override
-        public SharedReceiveQueue createSrq(SrqAttributes requested) throws VerbsException {
-            return pd.createSrq(requested);
+        public int lkey() {
+            return mr.lkey();
         }
 
         @Override
-        public SharedReceiveQueue createXrcSrq(XrcDomain xrcd, CompletionQueue cq, SrqAttributes requested)
-                throws VerbsException {
-            return pd.createXrcSrq(xrcd, cq, requested);
-        }
-
-        @Override
-        public QueuePair createQp(QpInitAttributes init) throws VerbsException {
-            return pd.createQp(init);
+        public int rkey() {
+            return mr.rkey();
         }
 
         @Override
         public void close() throws VerbsException {
-            pd.close();
+            mr.close();
         }
 
         @Override
         public boolean isClosed() {
-            return pd.isClosed();
+            return mr.isClosed();
         }
     }
 }
