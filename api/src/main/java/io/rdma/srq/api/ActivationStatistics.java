@@ -126,7 +126,7 @@ public final class ActivationStatistics {
         return paused;
     }
 
-    /** {@return completions with a status other than SUCCESS (never delivered)} */
+    /** {@return completions with a status other than SUCCESS, or a wr_id or byte_len the SRQ cannot have produced (never delivered)} */
     public long errorCompletions() {
         return errorCompletions;
     }

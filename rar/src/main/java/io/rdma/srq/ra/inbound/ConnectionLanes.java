@@ -28,14 +28,16 @@ import java.util.function.Supplier;
  * (≤ {@value Poller#BATCH}), and about {@code maxHeld} × bufferSize heap bytes, plus what was in
  * flight when it was disconnected.
  *
- * <p>Overload is not an offence: the poller takes completions only while the connections below
- * the bound have fewer than {@value Poller#BATCH} messages waiting in all ({@link #keepingUp()}),
- * not counting <em>stalled</em> ones: a connection whose batch has been in delivery
- * {@value #STALL_FACTOR} times longer than batches take on average (a moving average over all
- * connections), and at least {@value #STALL_FLOOR_MS} ms, as long as at most half of
- * maxConcurrency (at least one) are stalled and another connection is not. So when connections are merely slower than their
- * senders, or many are slow at once (a slow MDB, a pause of the whole JVM), their waiting messages
- * stop the polling first: completions wait in the CQ, the SRQ empties and senders see RNR
+ * <p>Overload is not an offence: the poller takes completions only while every connection but the
+ * stalled ones has room for a whole poll below its bound (its waiting buffers plus what one poll can
+ * add, {@value Poller#BATCH} or the receives posted if fewer, at most {@code maxHeld}) and they have
+ * fewer than {@value Poller#BATCH} messages waiting in all ({@link #keepingUp()}). <em>Stalled</em>
+ * is a connection whose batch has been in delivery {@value #STALL_FACTOR} times longer than batches
+ * take on average (a moving average over all connections, from the first batch that ended), and at
+ * least {@value #STALL_FLOOR_MS} ms, as long as at most half of maxConcurrency (at least one) are
+ * stalled and another connection is not. So a connection that is merely slower than its sender (a
+ * flood, even the only connection), or many slow at once (a slow MDB, a pause of the whole JVM),
+ * stops the polling first: completions wait in the CQ, the SRQ empties and senders see RNR
  * backpressure, as with ordering=none, and nobody is copied out or disconnected. A connection whose
  * MDB work is much slower than the others' keeps having its messages taken while the others are
  * served: it alone reaches its bound, is copied out, and then disconnected.
@@ -101,6 +103,7 @@ final class ConnectionLanes {
     void offer(Waiting polled) {
         long connectionId = polled.connectionId();
         Lane lane = lanes.computeIfAbsent(connectionId, Lane::new);
+        lane.qpNum = polled.qpNum();
         int buffer = polled.buffer();
         int byteLen = polled.byteLen();
         int qpNum = polled.qpNum();
@@ -165,7 +168,9 @@ final class ConnectionLanes {
             return;
         }
         lane.busy = false;
-        typicalBatchNanos += (System.nanoTime() - lane.since - typicalBatchNanos) / 16;
+        long took = System.nanoTime() - lane.since;
+        // the first batch sets the average: ramping up from 0 would make the next batches look stalled
+        typicalBatchNanos = typicalBatchNanos == 0 ? Math.max(1, took) : typicalBatchNanos + (took - typicalBatchNanos) / 16;
         if (!lane.queue.isEmpty()) {
             lane.queued = true;
             ready.add(lane);
@@ -197,26 +202,36 @@ final class ConnectionLanes {
     }
 
     /**
-     * @return whether the connections keep up, so that the poller may take more completions: the
-     *         connections below their bound, but for stalled ones, have fewer than
-     *         {@value Poller#BATCH} messages waiting in all (see the class comment)
+     * @return whether the connections keep up, so that the poller may take more completions: every
+     *         connection but the stalled ones has room below maxHeld for what the next poll can take
+     *         ({@value Poller#BATCH}, or the receives posted if fewer: a poll yields no more), and they
+     *         have fewer than {@value Poller#BATCH} messages waiting in all (see the class comment)
      */
     boolean keepingUp() {
+        int pollable = (int) Math.min(Poller.BATCH, buffers.outstanding());
         long stallAfter = Math.max(STALL_FLOOR_NANOS, STALL_FACTOR * typicalBatchNanos);
         long now = System.nanoTime();
         int stalled = 0;
+        int gone = 0;
         for (Lane lane : lanes.values()) {
             if (lane.stalled(now, stallAfter)) {
                 stalled++;
             }
+            if (!links.isConnected(lane.qpNum, lane.connectionId)) {
+                gone++; // its messages still wait, its connection left (evicted, disconnected)
+            }
         }
         // set stalled connections apart only to serve others: with no other connection, backpressure
-        boolean excludeStalled = stalled <= maxStalled && stalled < links.size();
+        boolean excludeStalled = stalled <= maxStalled && stalled < links.size() + gone;
         int behind = 0;
         for (Lane lane : lanes.values()) {
-            if (lane.held < maxHeld && !(excludeStalled && lane.stalled(now, stallAfter))) {
-                behind += lane.queue.size();
+            if (excludeStalled && lane.stalled(now, stallAfter)) {
+                continue;
             }
+            if (lane.held + pollable > maxHeld) {
+                return false; // one poll could take it past its bound while it is merely behind
+            }
+            behind += lane.queue.size();
         }
         return behind < Poller.BATCH;
     }
@@ -238,6 +253,8 @@ final class ConnectionLanes {
 
     private static final class Lane {
         final long connectionId;
+        /** The QP its messages came on. */
+        int qpNum;
         final ArrayDeque<Waiting> queue = new ArrayDeque<>();
         /** Waiting messages in receive buffers (not copied out, not in delivery). */
         int held;

@@ -38,7 +38,8 @@ import java.util.function.Consumer;
  * speaks for a later message of the batch.
  * What outlives the call is taken during it: {@code copy()} (heap bytes), {@code replyHandle()}
  * ({@link ConnectionReply}) and {@code retain()} ({@link RetainedBuffers}: the buffer is then not
- * handed back with the batch, but once both the batch ended and the application released it).
+ * handed back with the batch, but once both the batch ended and the application released it; a
+ * retain() racing the end of its call, from another thread, either keeps the buffer or throws).
  * Payload views live in an arena of the delivering thread, closed when the batch ends and before
  * its buffers are reposted (and the activation frees the slab only after every batch ended): a
  * ByteBuffer kept past its call throws instead of showing a reposted or freed buffer.
@@ -215,9 +216,11 @@ final class Delivery implements Work {
                 views.close();
                 views = null;
             }
-            for (int k = 0; k < count; k++) {
-                if (retainedBy[k] != null) {
-                    retained.deliveryEnded(retainedBy[k]); // the buffer goes back once released, too
+            synchronized (this) { // after a retain() under way; any later one fails (see Message.retain)
+                for (int k = 0; k < count; k++) {
+                    if (retainedBy[k] != null) {
+                        retained.deliveryEnded(retainedBy[k]); // the buffer goes back once released, too
+                    }
                 }
             }
             if (endpoint != null) {
@@ -443,21 +446,36 @@ final class Delivery implements Work {
             return ReceivedMessage.of(bytes(k), hasImm[k], immData[k], attempt, replyHandle());
         }
 
+        /**
+         * Under the batch's lock, which its end takes too before it hands buffers back: a retain()
+         * begun during the call keeps the buffer (the batch's end waits for it and leaves the buffer
+         * to the retained message), one after the call throws — never both, from any thread.
+         */
         @Override
         public RetainedMessage retain() {
-            checkLive();
-            boolean first = retainedBy[k] == null && copied[k] == null;
-            RetainedMessage m = retained.retain(first ? buffer[k] : -1, byteLen[k], first ? null : bytes(k), hasImm[k],
-                    immData[k], attempt, connectionId[k], replyHandle());
-            if (first && m.inReceiveBuffer()) {
-                retainedBy[k] = m;
+            synchronized (Delivery.this) {
+                if (!live) {
+                    throw new IllegalStateException("retain() after its onReceive call returned: the message's "
+                            + "receive buffer went back to the SRQ; call retain() (or copy()) during the call");
+                }
+                boolean first = retainedBy[k] == null && copied[k] == null;
+                RetainedMessage m = retained.retain(first ? buffer[k] : -1, byteLen[k], first ? null : bytes(k),
+                        hasImm[k], immData[k], attempt, connectionId[k], handle());
+                if (first && m.inReceiveBuffer()) {
+                    retainedBy[k] = m;
+                }
+                return m;
             }
-            return m;
         }
 
         @Override
         public ReplyHandle replyHandle() {
             checkLive();
+            return handle();
+        }
+
+        /** @return the reply handle, made on first use (liveness checked by the caller) */
+        private ReplyHandle handle() {
             if (reply == null) {
                 reply = new ConnectionReply(links, qpNum[k], connectionId[k], hasImm[k] ? immData[k] : null);
             }

@@ -163,6 +163,15 @@ public final class Links {
     }
 
     /**
+     * @param qpNum        a qp_num
+     * @param connectionId a connection id
+     * @return whether that connection is still connected on that QP (not leaving, not replaced)
+     */
+    boolean isConnected(int qpNum, long connectionId) {
+        return byQpNum.containsKey(qpNum) && connectionId(qpNum) == connectionId;
+    }
+
+    /**
      * @param qpNum a qp_num
      * @param link  a connection
      * @return whether {@code link} is the connection on that QP now (not closed, not replaced)

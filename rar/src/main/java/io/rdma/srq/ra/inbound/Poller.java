@@ -27,7 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * of returned batches and tops the SRQ up ({@link ReceiveBuffers}), then takes up to
  * {@value #BATCH} completions from the CQ (ibv_poll_cq(3)) and hands the successful ones to one
  * endpoint as a {@link Delivery} batch on the WorkManager. Error completions are counted, their
- * buffers reposted, never delivered.
+ * buffers reposted, never delivered; so are completions whose wr_id or byte_len the SRQ cannot have
+ * produced ({@link CompletionCheck}), but for reposting a buffer that is not a posted one of ours.
  *
  * <p>Backpressure: at most maxConcurrency batches are out at once (permits); with none free the
  * poller stops polling, so completions wait in the CQ and nothing is dropped. An empty poll waits
@@ -113,6 +114,8 @@ public final class Poller extends LongRunningWork {
      * anything polled later. The poller's thread only.
      */
     private final ArrayDeque<ConnectionLanes.Waiting> swept = new ArrayDeque<>();
+    /** Each completion's wr_id and byte_len checked before use. */
+    private final CompletionCheck checked;
     private final AtomicReference<Runnable> whenIdle = new AtomicReference<>();
     private volatile boolean draining;
     private volatile long drainDeadline;
@@ -141,6 +144,7 @@ public final class Poller extends LongRunningWork {
         this.cq = cq;
         this.wait = new CompletionWait(waitMode(config), cq, channel);
         this.buffers = buffers;
+        this.checked = new CompletionCheck(name, buffers);
         this.links = links;
         this.endpoints = new EndpointPool(factory);
         this.workManager = workManager;
@@ -324,13 +328,13 @@ public final class Poller extends LongRunningWork {
         completed.add(n);
         buffers.consumed(n);
         for (int i = 0; i < n; i++) {
-            if (!wcs.isSuccess(i)) {
-                failedCompletion(wcs, i);
+            int buffer = checkedBuffer(wcs, i);
+            if (buffer < 0) {
                 continue;
             }
             int qpNum = wcs.qpNum(i);
             boolean hasImm = wcs.hasImm(i);
-            swept.add(new ConnectionLanes.Waiting((int) wcs.wrId(i), wcs.byteLen(i), hasImm,
+            swept.add(new ConnectionLanes.Waiting(buffer, wcs.byteLen(i), hasImm,
                     hasImm ? wcs.immData(i) : 0, qpNum, links.connectionId(qpNum), null));
         }
         return n;
@@ -395,8 +399,8 @@ public final class Poller extends LongRunningWork {
         buffers.consumed(n);
         Delivery d = null;
         for (int i = 0; i < n; i++) {
-            if (!wcs.isSuccess(i)) {
-                failedCompletion(wcs, i);
+            int buffer = checkedBuffer(wcs, i);
+            if (buffer < 0) {
                 continue;
             }
             if (lanes != null) {
@@ -420,11 +424,27 @@ public final class Poller extends LongRunningWork {
     }
 
     /** Counts an error completion and frees its buffer (never delivered). */
-    private void failedCompletion(WorkCompletionArray wcs, int i) {
-        errors.increment();
-        LOG.debugf("activation %s: %s completion of buffer %d on QP %d", name, wcs.status(i), wcs.wrId(i),
-                wcs.qpNum(i));
-        buffers.release((int) wcs.wrId(i));
+    /**
+     * Checks completion {@code i} before use (its wr_id and byte_len come from the device): an error
+     * completion, or one whose byte_len exceeds the buffer, is counted and its buffer freed; one whose
+     * wr_id names no posted buffer of ours is counted (logged) and nothing is reposted.
+     *
+     * @return its receive buffer, to deliver; -1 when it is not delivered
+     */
+    private int checkedBuffer(WorkCompletionArray wcs, int i) {
+        int buffer = checked.buffer(wcs, i); // wr_id and byte_len from the device: checked before use
+        if (buffer < 0) {
+            errors.increment(); // not a posted buffer of ours: nothing to repost (logged)
+            return -1;
+        }
+        if (!wcs.isSuccess(i) || !checked.fits(wcs, i)) {
+            errors.increment();
+            LOG.debugf("activation %s: %s completion of buffer %d on QP %d", name, CompletionCheck.status(wcs, i),
+                    buffer, wcs.qpNum(i));
+            buffers.release(buffer);
+            return -1;
+        }
+        return buffer;
     }
 
     /** ordering=connection: a batch for each ready lane while an endpoint is free. */
@@ -608,7 +628,7 @@ public final class Poller extends LongRunningWork {
         return completed.sum();
     }
 
-    /** @return completions with a status other than SUCCESS */
+    /** @return completions with a status other than SUCCESS, or a wr_id or byte_len the SRQ cannot have produced */
     long errors() {
         return errors.sum();
     }

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  * IBV_EVENT_SRQ_LIMIT_REACHED (replenishPolicy {@code grow}: doubles it up to srqMaxWr,
  * MVAPICH2-style) and the re-arming of the one-shot limit (ibv_modify_srq(3) IBV_SRQ_LIMIT).
  *
- * <p>Threads: {@link #topUp}, {@link #release} and {@link #consumed} are the poller's alone;
+ * <p>Threads: {@link #topUp}, {@link #completed}, {@link #release} and {@link #consumed} are the poller's alone;
  * {@link #limitReached} is the control loop's; the counters may be read by anyone.
  */
 public final class ReceiveBuffers {
@@ -31,6 +31,8 @@ public final class ReceiveBuffers {
     private final InboundConfig.Replenish policy;
     private final int[] free;
     private int freeCount;
+    /** Whether each buffer is posted (its receive WR given to the SRQ and not yet completed). */
+    private final boolean[] isPosted;
     private final LongAdder posted = new LongAdder();
     private volatile long outstanding;
     private volatile int fill;
@@ -55,6 +57,7 @@ public final class ReceiveBuffers {
         this.policy = config.replenish();
         this.slab = pd.allocateRegistered((long) maxFill * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
         this.free = new int[maxFill];
+        this.isPosted = new boolean[maxFill];
         for (int i = 0; i < free.length; i++) {
             free[freeCount++] = i;
         }
@@ -75,6 +78,7 @@ public final class ReceiveBuffers {
             int k = 0;
             while (k < wrs.capacity() && k < want && freeCount > 0) {
                 int buffer = free[--freeCount];
+                isPosted[buffer] = true;
                 wrs.set(k++, buffer, slab.address() + (long) buffer * bufferSize, bufferSize, slab.lkey());
             }
             srq.postReceive(wrs, k);
@@ -91,6 +95,32 @@ public final class ReceiveBuffers {
     /** @param n completions taken from the CQ: that many receives are no longer posted (poller thread) */
     void consumed(int n) {
         outstanding -= n;
+    }
+
+    /**
+     * Takes back the buffer a receive completion names, before its wr_id is used as an index (poller
+     * thread): the wr_id comes from the device and its driver.
+     *
+     * @param wrId the completion's wr_id
+     * @return the buffer's index, no longer posted; -1 when {@code wrId} names no posted buffer of this
+     *         SRQ (outside 0..srqMaxWr-1, or a buffer whose completion was taken already)
+     */
+    int completed(long wrId) {
+        if (wrId < 0 || wrId >= isPosted.length || !isPosted[(int) wrId]) {
+            return -1;
+        }
+        isPosted[(int) wrId] = false;
+        return (int) wrId;
+    }
+
+    /** @return bytes per buffer (bufferSize): a successful completion's byte_len is at most this */
+    int bufferSize() {
+        return bufferSize;
+    }
+
+    /** @return buffers of the slab (srqMaxWr): the wr_ids 0..this-1 */
+    int count() {
+        return isPosted.length;
     }
 
     /** @param buffer a buffer (wr_id) back from delivery or from an error completion (poller thread) */

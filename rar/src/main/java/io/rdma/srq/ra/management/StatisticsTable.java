@@ -48,7 +48,7 @@ public final class StatisticsTable {
             counter("completions", "receive work completions polled, success and error, WCs", a -> a.statistics().completed()),
             counter("delivered", "messages delivered to an endpoint (onReceive returned or threw)", a -> a.statistics().delivered()),
             counter("endpoint-failures", "deliveries whose onReceive, beforeDelivery or afterDelivery threw", a -> a.statistics().endpointFailures()),
-            counter("error-completions", "completions with a status other than IBV_WC_SUCCESS (never delivered)", a -> a.statistics().errorCompletions()),
+            counter("error-completions", "completions with a status other than IBV_WC_SUCCESS, or a wr_id or byte_len the SRQ cannot have produced (never delivered)", a -> a.statistics().errorCompletions()),
             counter("limit-events", "IBV_EVENT_SRQ_LIMIT_REACHED events taken", a -> a.statistics().limitEvents()),
             gauge("outstanding-receives", "receive WRs posted and not yet consumed, now, WRs", a -> a.statistics().outstanding()),
             gauge("srq-fill", "the fill level the SRQ is topped up to, now, WRs", a -> a.statistics().fill()),

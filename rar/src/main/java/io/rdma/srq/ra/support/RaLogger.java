@@ -230,6 +230,13 @@ public interface RaLogger extends BasicLogger {
             + "rdma_disconnect): what it sent before is still delivered, in order")
     void slowConnectionDisconnected(String activation, long connectionId, int held, int copied);
 
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 335, value = "activation %s: a receive completion the SRQ cannot have produced (%s; wr_id %d, "
+            + "byte_len %s, status %s, qp_num %d): counted as an error completion, not delivered, no buffer reposted "
+            + "for a wr_id that is not a posted one of the SRQ; a faulty device or driver? (%d such so far, logged "
+            + "on the 1st, 2nd, 4th, 8th …)")
+    void badCompletion(String activation, String why, long wrId, String byteLen, Object status, int qpNum, long count);
+
     // faults and recovery (400–499)
 
     @LogMessage(level = Logger.Level.WARN)

@@ -17,19 +17,31 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * A {@link ProtectionDomain} that hands every call to a real one and records the access flags of
  * each memory registration (ibv_reg_mr(3)), so a test can say with which rights the adapter
- * registers what.
+ * registers what; a test may stand in for the regions it allocates.
  */
 public final class RecordingProtectionDomain implements ProtectionDomain {
     private final ProtectionDomain pd;
     private final List<Set<AccessFlag>> registrations = new ArrayList<>();
+    private final UnaryOperator<MemoryRegion> allocated;
 
     /** @param pd the protection domain every call goes to */
     public RecordingProtectionDomain(ProtectionDomain pd) {
+        this(pd, UnaryOperator.identity());
+    }
+
+    /**
+     * @param pd        the protection domain every call goes to
+     * @param allocated what {@link #allocateRegistered} returns in place of the region it allocated
+     *                  (e.g. one that holds a thread up when it reads the memory)
+     */
+    public RecordingProtectionDomain(ProtectionDomain pd, UnaryOperator<MemoryRegion> allocated) {
         this.pd = pd;
+        this.allocated = allocated;
     }
 
     /** @return the access flags of every registration so far, in order */
@@ -55,7 +67,7 @@ public final class RecordingProtectionDomain implements ProtectionDomain {
     @Override
     public MemoryRegion allocateRegistered(long bytes, Set<AccessFlag> access) throws VerbsException {
         record(access);
-        return pd.allocateRegistered(bytes, access);
+        return allocated.apply(pd.allocateRegistered(bytes, access));
     }
 
     @Override

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -140,6 +142,23 @@ public abstract class SoftActivationTest extends SoftAdapterTest {
                 throw new AssertionError("timed out waiting for " + what);
             }
             Thread.sleep(2);
+        }
+    }
+
+    /**
+     * Waits for {@code latch} to open, at most {@link #PATIENCE}, for an endpoint's behaviour held at a
+     * gate (an interrupt ends the wait, the flag kept).
+     *
+     * @param latch the gate
+     * @throws IllegalStateException when it never opened
+     */
+    public static void awaitQuietly(CountDownLatch latch) {
+        try {
+            if (!latch.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("latch never opened");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
