@@ -6,6 +6,7 @@ import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmRequest;
 import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.ConnectionParameters;
+import io.rdma.srq.verbs.MemlockLimit;
 import io.rdma.srq.verbs.ProtectionDomain;
 import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
@@ -298,6 +299,10 @@ public final class RcConnection implements AutoCloseable {
             throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "the connection to " + peer() + " is closed");
         }
         if (ring == null) {
+            // registered now, so counted against RLIMIT_MEMLOCK now: a clear ENOMEM, not ibv_reg_mr's bare one
+            new PinningBudget(MemlockLimit.ofThisProcess()).checkRegistration("the send ring of the connection to "
+                    + peer() + " (" + SEND_DEPTH + " × " + sends.slotSize() + " bytes)", pd.context().providerName(),
+                    (long) SEND_DEPTH * sends.slotSize(), sends.slotProperty());
             ring = new SendRing(pd, qp, sendCq, sends.slotSize(), SEND_DEPTH, this::peer, sends.fullWait());
         }
         return ring;
