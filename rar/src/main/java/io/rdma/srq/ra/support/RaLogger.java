@@ -48,6 +48,10 @@ public interface RaLogger extends BasicLogger {
     @Message(id = 5, value = "%s: using the default, %d")
     void badSystemProperty(String problem, long defaultValue);
 
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 6, value = "adapter stop: %s failed; the other steps ran")
+    void stopStepFailed(@Cause Throwable cause, String step);
+
     @LogMessage(level = Logger.Level.INFO)
     @Message(id = 50, value = "%s: device %s, chosen %s")
     void deviceChosen(String who, String device, String why);
