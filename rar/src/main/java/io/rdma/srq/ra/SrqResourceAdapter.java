@@ -228,7 +228,8 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     @Override
     public List<ActivationView> activationViews() {
         return activations.values().stream().map(a -> new ActivationView(a.statistics(), a.deviceState(),
-                new ActivationLifecycle(a.state(), a.recoveries(), a.lostAtDeviceLoss()))).toList();
+                new ActivationLifecycle(a.state(), a.recoveries(), a.lostAtDeviceLoss(),
+                a.loopFailures()))).toList();
     }
 
     @Override
