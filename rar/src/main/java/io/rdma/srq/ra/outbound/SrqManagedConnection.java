@@ -494,6 +494,18 @@ public final class SrqManagedConnection implements ManagedConnection {
         }
     }
 
+    /**
+     * An Error (OutOfMemoryError, StackOverflowError, …) ended a servicing round of this connection
+     * half-way: what it had taken from the CQs may not have reached its calls, its buffers may not be
+     * reposted. The connection is reported broken (CONNECTION_ERROR_OCCURRED), so the pool destroys
+     * it and gives the next user a fresh one; its waiting calls fail.
+     *
+     * @param error what ended the round
+     */
+    void servicingFailed(Error error) {
+        fail(new ResourceException("servicing the pooled connection on " + device + " failed: " + error, error));
+    }
+
     private void fail(Exception cause) {
         if (broken) {
             return;
