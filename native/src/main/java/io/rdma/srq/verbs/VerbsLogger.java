@@ -13,7 +13,7 @@ import java.util.List;
  * The verbs layer's numbered log messages ({@code SRQVB0001:} …), its own project code so that this
  * module needs nothing of the adapter (whose messages are {@code SRQRA}). jboss-logging-processor
  * writes the implementation at compile time. Ids are never reused or renumbered; 1–99: provider and
- * device choice.
+ * device choice, the life of native objects.
  */
 @MessageLogger(projectCode = "SRQVB", length = 4)
 public interface VerbsLogger extends BasicLogger {
@@ -40,4 +40,15 @@ public interface VerbsLogger extends BasicLogger {
             + "remote peer can connect), because the kernel has no RDMA device and %s; set provider=soft to choose it "
             + "explicitly")
     void autoChoseSoft(String why);
+
+    /**
+     * ibv_dereg_mr(3) failed: the MR's memory is kept, never freed, since the device may still write there.
+     *
+     * @param mr    the MR
+     * @param bytes its length
+     */
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 3, value = "ibv_dereg_mr of %s failed: its %d bytes stay allocated and pinned for the life of the "
+            + "process, never freed (the device may still write there)")
+    void memoryKeptAfterFailedDeregistration(String mr, long bytes);
 }

@@ -17,6 +17,7 @@ import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.SystemProperties;
+import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.MemlockLimit;
 import io.rdma.srq.ra.support.admission.KeyRing;
 import jakarta.resource.spi.ConfigProperty;
@@ -43,8 +44,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The RDMA SRQ resource adapter. On {@link #stop()} every pooled connection still open is destroyed,
- * so no native object outlives the adapter. Its statistics ({@link StatisticsTable#ADAPTER}: the
+ * The RDMA SRQ resource adapter. On {@link #stop()} every activation is deactivated and every pooled
+ * connection still open is destroyed, so no native object outlives the adapter; each of these steps
+ * is attempted whatever the others did, a failing one logged (SRQRA0003 for a pooled connection,
+ * SRQRA0006 otherwise). Its statistics ({@link StatisticsTable#ADAPTER}: the
  * activations it runs, their figures summed) are WildFly's {@code .../resource-adapter=R/statistics=extended}.
  */
 @Connector(displayName = "RDMA SRQ resource adapter", vendorName = "rdma-srq", eisType = "RDMA verbs",
@@ -87,27 +90,39 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
         RaLogger.LOG.pinnedMemoryLimit(new PinningBudget(MemlockLimit.ofThisProcess()).describe());
     }
 
+    /**
+     * Stops: the management directory and the suspend registration let go, every activation
+     * deactivated, every pooled connection still open destroyed. Every step is attempted whatever the
+     * ones before did; a step that fails is logged (SRQRA0003 for a pooled connection, SRQRA0006
+     * otherwise) and the others run on.
+     */
     @Override
     public void stop() {
-        ActivationDirectory.stopped(this);
+        attempt("leaving the management directory", () -> ActivationDirectory.stopped(this));
         ServerSuspendDrain d = suspendDrain;
+        suspendDrain = null;
         if (d != null) {
-            d.close();
-            suspendDrain = null;
+            attempt("unregistering from the server's suspend controller", d::close);
         }
         for (MessageEndpointFactory f : List.copyOf(activations.keySet())) {
-            endpointDeactivation(f, null);
+            attempt("deactivating " + f.getEndpointClass().getName(), () -> endpointDeactivation(f, null));
         }
-        for (ManagedConnection mc : List.copyOf(open)) {
-            try {
-                mc.destroy();
-            } catch (ResourceException e) {
+        List<ManagedConnection> pooled = List.copyOf(open);
+        open.clear();
+        for (ManagedConnection mc : pooled) {
+            for (Exception e : new Teardown().close(mc::destroy).failures()) {
                 RaLogger.LOG.destroyAtStopFailed(e, mc);
             }
         }
-        open.clear();
         bootstrap = null;
         RaLogger.LOG.adapterStopped();
+    }
+
+    /** One step of {@link #stop()}: attempted whatever the steps before did, its failure logged (SRQRA0006). */
+    private static void attempt(String step, AutoCloseable action) {
+        for (Exception e : new Teardown().close(action).failures()) {
+            RaLogger.LOG.stopStepFailed(e, step);
+        }
     }
 
     /** @return the container's transaction synchronization registry, or null (not started, or none) */
@@ -213,7 +228,8 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     @Override
     public List<ActivationView> activationViews() {
         return activations.values().stream().map(a -> new ActivationView(a.statistics(), a.deviceState(),
-                new ActivationLifecycle(a.state(), a.recoveries(), a.lostAtDeviceLoss()))).toList();
+                new ActivationLifecycle(a.state(), a.recoveries(), a.lostAtDeviceLoss(),
+                a.loopFailures()))).toList();
     }
 
     @Override

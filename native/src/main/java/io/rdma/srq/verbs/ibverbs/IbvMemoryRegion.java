@@ -5,6 +5,7 @@ import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.MemlockLimit;
 import io.rdma.srq.verbs.MemoryRegion;
 import io.rdma.srq.verbs.PinnedMemory;
+import io.rdma.srq.verbs.VerbsLogger;
 import io.rdma.srq.verbs.ffi.ibverbs.IbVerbs;
 import io.rdma.srq.verbs.ffi.ibverbs.ibv_mr;
 
@@ -15,7 +16,8 @@ import java.lang.invoke.MethodHandle;
 /**
  * {@link MemoryRegion} over {@code struct ibv_mr}. Holds the registered segment strongly, so a
  * GC-managed segment cannot be freed while the device may write to it (driver note 14); memory it
- * allocated itself is freed only after ibv_dereg_mr.
+ * allocated itself is freed only after ibv_dereg_mr succeeded, and kept for good when it failed
+ * ({@link #release}).
  */
 final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
     private static final MethodHandle REG = NativeCall.capturing(
@@ -121,13 +123,57 @@ final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
 
     @Override
     protected void destroy() throws VerbsException {
+        release(kind(), () -> NativeCall.status("ibv_dereg_mr", kind(), DEREG, null, raw()), buffer, owned, charged);
+    }
+
+    /** The native deregistration, ibv_dereg_mr(3). */
+    @FunctionalInterface
+    interface Deregistration {
+        /** @throws VerbsException its errno (e.g. EBUSY: memory windows still bound, EINVAL) */
+        void run() throws VerbsException;
+    }
+
+    /**
+     * Deregisters, then frees the memory the MR allocated itself and uncharges its pages. A failed
+     * deregistration keeps the memory — the device may still write there — for the life of the
+     * process: never freed, kept reachable, its pages still counted pinned ({@link PinnedMemory}),
+     * logged once (SRQVB0003); the failure is rethrown.
+     *
+     * @param kind    the MR, for the log
+     * @param dereg   the native deregistration
+     * @param buffer  the registered memory
+     * @param owned   the arena of memory the MR allocated itself, or null (the caller's memory)
+     * @param charged the pinned bytes to uncharge after a successful deregistration
+     * @throws VerbsException the deregistration's failure
+     */
+    static void release(String kind, Deregistration dereg, MemorySegment buffer, Arena owned, long charged)
+            throws VerbsException {
+        boolean deregistered = false;
         try {
-            NativeCall.status("ibv_dereg_mr", kind(), DEREG, null, raw());
-            PinnedMemory.released(charged);
+            dereg.run();
+            deregistered = true;
         } finally {
-            if (owned != null) {
-                owned.close();
+            if (deregistered) {
+                PinnedMemory.released(charged);
+                if (owned != null) {
+                    owned.close();
+                }
+            } else {
+                KEPT.add(new Kept(buffer, owned));
+                VerbsLogger.LOG.memoryKeptAfterFailedDeregistration(kind, buffer.byteSize());
             }
         }
+    }
+
+    /** Memory of MRs whose deregistration failed: held for the life of the process, never freed. */
+    private static final java.util.Queue<Kept> KEPT = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** A failed deregistration's memory and its arena, kept reachable. */
+    private record Kept(MemorySegment buffer, Arena owned) {
+    }
+
+    /** {@return bytes of memory kept because their MR's deregistration failed, in this process} */
+    static long keptBytes() {
+        return KEPT.stream().mapToLong(k -> k.buffer().byteSize()).sum();
     }
 }

@@ -56,6 +56,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
     private static final int SOLICITED = 2;
 
     private final SoftContext context;
+    private final SoftDevice device;
     private final SoftCompletionChannel channel;
     private final int cqe;
     private final Object lock = new Object();
@@ -75,6 +76,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
         super(context, "CQ on " + context.deviceName(), "ibv_destroy_cq",
                 channel == null ? new ResourceBase[0] : new ResourceBase[] {channel});
         this.context = context;
+        this.device = context.device();
         this.channel = channel;
         this.cqe = cqe;
         this.capacity = Math.min(FIRST_RING, Integer.highestOneBit(cqe) << 1);
@@ -196,6 +198,10 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
         int entries = wcs.capacity();
         if (max < 1 || max > entries) {
             throw new IllegalArgumentException("maxEntries must be in 1.." + entries + ", got " + max);
+        }
+        Error injected = device.takePollFailure();
+        if (injected != null) {
+            throw injected; // SoftProvider.failNextPoll: a test's fault
         }
         if (count == 0) {
             return 0; // empty: no lock, as a device's poll reads the next CQE's owner bit and finds it not ready

@@ -22,6 +22,8 @@ final class SoftDevice {
     private final java.util.Set<CmId> cmIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** False between {@link SoftProvider#removeDevice} and {@link SoftProvider#addDevice}. */
     private volatile boolean present = true;
+    /** Thrown by the next poll of any CQ of the device, once ({@link SoftProvider#failNextPoll}); null: none. */
+    private final java.util.concurrent.atomic.AtomicReference<Error> pollFailure = new java.util.concurrent.atomic.AtomicReference<>();
     /** The port's state (IBV_PORT_ACTIVE, or DOWN after {@link SoftProvider#raisePortError}). */
     private volatile int portState = io.rdma.srq.api.PortAttributes.STATE_ACTIVE;
 
@@ -54,6 +56,16 @@ final class SoftDevice {
 
     SoftProfile profile() {
         return profile;
+    }
+
+    /** @param failure thrown by the next poll of any CQ of this device */
+    void failNextPoll(Error failure) {
+        pollFailure.set(failure);
+    }
+
+    /** {@return the failure the next poll throws, taken (so thrown once), or null} */
+    Error takePollFailure() {
+        return pollFailure.get() == null ? null : pollFailure.getAndSet(null);
     }
 
     void opened(SoftContext context) {

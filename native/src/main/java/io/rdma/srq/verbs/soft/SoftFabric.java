@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The in-JVM fabric every soft device is attached to: the devices (one per {@link SoftProfile}),
  * the QP number space (one, so any soft QP can reach any other through its QP number and GID), the
  * live-object count, the rdma_cm listeners, and one daemon timer thread for RNR retry timeouts and
- * deferred error flushes.
+ * deferred error flushes ({@link Timer}: started when needed, ended when idle).
  */
 final class SoftFabric {
     /** Live soft objects (contexts and everything created from them). */
@@ -182,19 +182,32 @@ final class SoftFabric {
         Timer.EXECUTOR.schedule(task, nanos, TimeUnit.NANOSECONDS);
     }
 
-    private static final class Timer {
+    /**
+     * The timer thread: one at most, started by the first {@link #schedule} and ended after
+     * {@value #IDLE_SECONDS} s without a task, so an idle fabric holds no thread. Its context class
+     * loader is the verbs layer's own, never that of whoever scheduled first (a deployment's, which
+     * a thread holding it would keep alive across redeploys); it inherits no inheritable thread-locals.
+     */
+    static final class Timer {
+        /** Seconds without a task after which the timer thread ends. */
+        static final long IDLE_SECONDS = 1;
         static final ScheduledThreadPoolExecutor EXECUTOR;
 
         static {
-            EXECUTOR = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread t = new Thread(r, "soft-verbs-fabric");
-                t.setDaemon(true);
-                return t;
-            });
+            EXECUTOR = new ScheduledThreadPoolExecutor(1, Timer::thread);
             EXECUTOR.setRemoveOnCancelPolicy(true);
+            EXECUTOR.setKeepAliveTime(IDLE_SECONDS, TimeUnit.SECONDS);
+            EXECUTOR.allowCoreThreadTimeOut(true);
         }
 
         private Timer() {
+        }
+
+        private static Thread thread(Runnable r) {
+            Thread t = Thread.ofPlatform().name("soft-verbs-fabric").daemon().inheritInheritableThreadLocals(false)
+                    .unstarted(r);
+            t.setContextClassLoader(SoftFabric.class.getClassLoader());
+            return t;
         }
     }
 }

@@ -141,6 +141,19 @@ public final class SoftProvider implements VerbsProvider {
     }
 
     /**
+     * Makes the next ibv_poll_cq(3) on any CQ of the device throw {@code failure}, once (whatever the
+     * CQ holds stays there): for tests of what a caller's loop does when an Error such as
+     * OutOfMemoryError escapes a poll. No real device does this; the soft device otherwise keeps working.
+     *
+     * @param deviceName e.g. {@code soft_mlx5_0}
+     * @param failure    what the poll throws
+     * @throws IllegalArgumentException for an unknown soft device
+     */
+    public static void failNextPoll(String deviceName, Error failure) {
+        SoftFabric.device(SoftProfile.of(deviceName)).failNextPoll(java.util.Objects.requireNonNull(failure, "failure"));
+    }
+
+    /**
      * Simulates a port going down (the link of a real port failing): IBV_EVENT_PORT_ERR for
      * {@code port} on every open context of the device, and ibv_query_port(3) reads the port DOWN
      * until {@link #raisePortActive} (a port the device does not have changes no state: the event

@@ -116,6 +116,9 @@ final class ActivationRun {
         } catch (RuntimeException e) {
             throw Teardown.rollback(e, listener); // the listen address is free again
         }
+        for (LongRunningWork loop : loops()) {
+            loop.whenFailed(failure -> lost.accept(Fault.loopFailed(loop.toString(), failure)));
+        }
         RaLogger.LOG.activationStarted(name, device, listener.describe(), config.connectTo() == null ? ""
                         : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
                 srq.maxWr(), config.srq().maxWr(), config.bufferSize(), buffers.fill(), config.srq().srqLimit());
@@ -145,7 +148,9 @@ final class ActivationRun {
      * @param config  the checked configuration
      * @param lost    told (on the control loop's or the connector's thread, possibly more than once)
      *                when the device is lost: IBV_EVENT_DEVICE_FATAL, RDMA_CM_EVENT_DEVICE_REMOVAL on
-     *                any of the run's rdma_cm ids, the device no longer listed
+     *                any of the run's rdma_cm ids, the device no longer listed; and (on the loop's
+     *                thread, once it has ended) when one of the run's loops dies
+     *                ({@link Fault#loopFailed})
      * @param ports   told (on the control loop's thread) when no port is ACTIVE any more
      *                (IBV_EVENT_PORT_ERR) and when one is again (IBV_EVENT_PORT_ACTIVE): the run stays
      * @return the running run
@@ -205,12 +210,18 @@ final class ActivationRun {
                 + " is ACTIVE (link down)");
     }
 
-    /** Schedules the loops; when one cannot be, the others are stopped and the natives freed. */
-    private void startWorks(WorkManager wm) throws ResourceException {
+    /** {@return the run's loops: the poller, the control loop and the connector (with connectTo)} */
+    private List<LongRunningWork> loops() {
         List<LongRunningWork> works = new ArrayList<>(List.of(poller, control));
         if (connector != null) {
             works.add(connector);
         }
+        return works;
+    }
+
+    /** Schedules the loops; when one cannot be, the others are stopped and the natives freed. */
+    private void startWorks(WorkManager wm) throws ResourceException {
+        List<LongRunningWork> works = loops();
         for (int i = 0; i < works.size(); i++) {
             try {
                 wm.scheduleWork(works.get(i), WorkManager.INDEFINITE, null, null);

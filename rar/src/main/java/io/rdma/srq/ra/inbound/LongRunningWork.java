@@ -10,14 +10,16 @@ import java.io.Serial;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A loop that runs for the activation's life as one Work, marked with the LONGRUNNING hint so the
  * container gives it a thread of its own rather than one of its short-task pool (JCA 2.1 §11.6),
  * named {@code name} while it runs. {@link #release()} (the container's, or deactivation's) asks
- * the loop to end; {@link #awaitEnd} waits for that, bounded. A loop that fails while running is
- * logged and ends (an Error is logged and rethrown); so does an interrupted one (the interrupt is
- * kept).
+ * the loop to end; {@link #awaitEnd} waits for that, bounded. A loop that fails while running — an
+ * exception before its release, or any Error — is logged (SRQRA0314), ends, and is reported to
+ * {@link #whenFailed its owner} once it has ended (an Error is rethrown after that, for the
+ * container); an interrupted one just ends (the interrupt is kept).
  */
 abstract class LongRunningWork implements Work, WorkContextProvider {
     @Serial
@@ -26,6 +28,10 @@ abstract class LongRunningWork implements Work, WorkContextProvider {
     private final String name;
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile boolean running = true;
+    /** Told once the loop has ended on a failure; null: nobody. */
+    private transient volatile Consumer<Throwable> owner;
+    /** What ended the loop, if it failed. */
+    private transient volatile Throwable failure;
 
     /** @param name the thread's name while the loop runs, e.g. {@code srq-poller-Orders} */
     LongRunningWork(String name) {
@@ -43,6 +49,20 @@ abstract class LongRunningWork implements Work, WorkContextProvider {
     protected void afterLoop() {
     }
 
+    /**
+     * @param owner told, on the loop's thread once it has ended, what made it fail (an exception
+     *              before {@link #release()}, or an Error); not told when the loop ends normally,
+     *              is released or interrupted
+     */
+    final void whenFailed(Consumer<Throwable> owner) {
+        this.owner = owner;
+    }
+
+    /** @return what ended the loop when it failed, else null (running, or ended normally) */
+    final Throwable failure() {
+        return failure;
+    }
+
     /** @return whether the loop should go on (no {@link #release()} yet) */
     final boolean running() {
         return running;
@@ -53,20 +73,39 @@ abstract class LongRunningWork implements Work, WorkContextProvider {
         Thread t = Thread.currentThread();
         String old = t.getName();
         t.setName(name);
+        Throwable failed = null;
         try {
             loop();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             if (running) {
-                RaLogger.LOG.loopFailed(e, name);
+                failed = e;
             }
         } catch (Error e) {
-            RaLogger.LOG.loopFailed(e, name); // logged here, where its loop is known; the container sees it too
-            throw e;
+            failed = e;
+            throw e; // after the owner was told (finally): the container sees it too
         } finally {
             t.setName(old);
+            if (failed != null) {
+                RaLogger.LOG.loopFailed(failed, name); // logged here, where its loop is known
+                failure = failed;
+            }
             end();
+            if (failed != null) {
+                tellOwner(failed);
+            }
+        }
+    }
+
+    private void tellOwner(Throwable cause) {
+        Consumer<Throwable> o = owner;
+        if (o != null) {
+            try {
+                o.accept(cause);
+            } catch (RuntimeException e) {
+                cause.addSuppressed(e);
+            }
         }
     }
 

@@ -541,7 +541,9 @@ public final class Poller extends LongRunningWork {
     }
 
     /**
-     * Waits for the loop to end after {@link #drain}. A batch the poller runs inline holds the loop up
+     * Waits for the loop to end after {@link #drain}. A loop that died (an exception or an Error
+     * ended it, {@link #failure()}) drains nothing: this thread then sweeps the CQ as at the drain
+     * timeout ({@link #abandon}: its messages counted undelivered). A batch the poller runs inline holds the loop up
      * as long as its endpoint runs, where a pool thread's would not: once the drain timeout and a
      * quiet period have passed, this thread then does what the loop would have done at the drain
      * timeout ({@link #abandon}: the CQ swept, its messages counted undelivered) while the batch runs
@@ -556,7 +558,10 @@ public final class Poller extends LongRunningWork {
             throw new IllegalStateException("awaitDrained before drain");
         }
         if (!inline || awaitEnd(Math.min(deadlineNanos, drainDeadline + 2 * QUIET_NANOS))) {
-            return awaitEnd(deadlineNanos);
+            if (!awaitEnd(deadlineNanos) || failure() == null) {
+                return hasEnded();
+            }
+            // the loop died: what the CQ holds is counted here, as at the drain timeout
         }
         try {
             if (!turn.tryLock(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
@@ -567,11 +572,11 @@ public final class Poller extends LongRunningWork {
             return false;
         }
         try (WorkCompletionArray wcs = new WorkCompletionArray(BATCH)) {
-            if (!hasEnded()) {
+            if (!hasEnded() || failure() != null) {
                 abandon(wcs);
             }
             return true;
-        } catch (VerbsException e) {
+        } catch (VerbsException | RuntimeException | Error e) { // a dead loop's CQ may fail again: deactivation goes on
             RaLogger.LOG.loopFailed(e, "srq-poller-" + name);
             return false;
         } catch (InterruptedException e) {

@@ -43,6 +43,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       SRQRA0401), frees every native object of the device (rxe's removal waits for exactly that),
  *       and opens a new run with backoff: listening again and connecting {@code connectTo} again.
  *       Messages delivered stay delivered; nothing is delivered twice (the new run has new buffers).</li>
+ *   <li><b>A dead loop</b> — the run's poller, control loop or connector ended by an exception or an
+ *       Error (OutOfMemoryError, a LinkageError, …) while it should have gone on — makes it RECOVERING
+ *       the same way (WARN SRQRA0408, counted in {@link #loopFailures()}): the run is stopped as
+ *       deactivation stops it (what its CQ holds delivered within drainTimeout — swept and counted
+ *       {@code undelivered} when the poller is the dead one), and a new run is opened with the same
+ *       backoff.</li>
  *   <li>Every change of state fires {@link SrqDeviceStateChanged} to the application's observers on
  *       a Work of its own; counters keep growing across runs ({@link RunTotals}).</li>
  * </ul>
@@ -58,6 +64,7 @@ public final class SrqActivation {
     private final ObserverDispatch events;
     private final RunTotals totals = new RunTotals();
     private final AtomicLong recoveries = new AtomicLong();
+    private final AtomicLong loopFailures = new AtomicLong();
     private final Object lock = new Object();
     // guarded by lock
     private ActivationState state = ActivationState.STARTING;
@@ -70,6 +77,8 @@ public final class SrqActivation {
     private Fault pendingFault;
     private long recoveringSince;
     private ActivationState recoveringFrom;
+    /** Whether the run being ended lost its device (false: one of its loops died on a working device). */
+    private boolean deviceGone = true;
     /** Whether the current run is RECOVERING from a port outage (kept, waiting for PORT_ACTIVE). */
     private boolean portsDown;
     private String device;
@@ -190,8 +199,15 @@ public final class SrqActivation {
         }
     }
 
-    /** The run of generation {@code gen} lost its device (on its control loop's or connector's thread). */
+    /**
+     * The run of generation {@code gen} lost its device (on its control loop's or connector's thread),
+     * or one of its loops died (on that loop's thread, counted): either way it is ended and a new one
+     * opened.
+     */
     private void lost(int gen, Fault fault) {
+        if (!fault.deviceGone()) {
+            loopFailures.incrementAndGet();
+        }
         boolean duringOutage;
         synchronized (lock) {
             if (gen != generation) {
@@ -210,8 +226,13 @@ public final class SrqActivation {
                 recoveringSince = System.nanoTime();
             }
             recoveringFrom = ActivationState.ACTIVE;
+            deviceGone = fault.deviceGone();
         }
-        RaLogger.LOG.deviceLost(name, device, fault.what(), fault.errnoName(), 0, backoff.maxDelay().toMillis());
+        if (fault.deviceGone()) {
+            RaLogger.LOG.deviceLost(name, device, fault.what(), fault.errnoName(), 0, backoff.maxDelay().toMillis());
+        } else {
+            RaLogger.LOG.loopDied(name, fault.what(), backoff.maxDelay().toMillis());
+        }
         if (!duringOutage) {
             fire(ActivationState.ACTIVE, ActivationState.RECOVERING, fault.errnoName(), fault.what());
         }
@@ -280,12 +301,14 @@ public final class SrqActivation {
         @Override
         public void endLostRun() {
             ActivationRun lostRun;
+            boolean withDevice;
             synchronized (lock) {
                 lostRun = run;
                 run = null;
+                withDevice = deviceGone;
             }
             if (lostRun != null) {
-                lostRun.stop(DELIVERY_BOUND, true);
+                lostRun.stop(DELIVERY_BOUND, withDevice);
                 totals.ended(lostRun);
                 DevicePresence.releaseRemoved(lostRun.providerName());
             }
@@ -400,9 +423,18 @@ public final class SrqActivation {
         return true;
     }
 
-    /** @return times the activation came back ACTIVE after losing its device */
+    /** @return times the activation came back ACTIVE after losing its device, or a loop of its run */
     public long recoveries() {
         return recoveries.get();
+    }
+
+    /**
+     * @return times one of the activation's loops (poller, control loop, connector) ended on a
+     *         failure — an exception, or an Error such as OutOfMemoryError — while it should have gone
+     *         on; each made the activation RECOVERING and open its run again (SRQRA0408)
+     */
+    public long loopFailures() {
+        return loopFailures.get();
     }
 
     /**

@@ -37,7 +37,9 @@ public final class StatisticsTable {
             text("state-name", "the activation's state by name (STARTING, ACTIVE, RECOVERING, STOPPED, FAILED)",
                     a -> a.lifecycle().state().name()),
             counter("recoveries", "times the activation came back ACTIVE after losing its device (DEVICE_FATAL, PORT_ERR,"
-                    + " DEVICE_REMOVAL)", a -> a.lifecycle().recoveries()),
+                    + " DEVICE_REMOVAL) or a loop", a -> a.lifecycle().recoveries()),
+            counter("loop-failures", "times a loop of the activation (poller, control loop, connector) died on an exception"
+                    + " or Error; each made it RECOVERING and open a new run (WARN SRQRA0408)", a -> a.lifecycle().loopFailures()),
             counter("lost-at-device-loss", "messages acknowledged to their senders but lost with a device: left in the CQ"
                     + " or in batches not begun when a lost run's drain ended", a -> a.lifecycle().lostAtDeviceLoss()),
             text("srq-name", "the activation's SRQ name (activation property srqName)", a -> a.statistics().srqName()),

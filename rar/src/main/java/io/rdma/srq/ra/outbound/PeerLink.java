@@ -66,6 +66,8 @@ final class PeerLink implements AutoCloseable {
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong lateReplies = new AtomicLong();
     private final AtomicLong droppedUnsolicited = new AtomicLong();
+    /** Messages that arrived on its QP (servicing loop): a retirement's drain watches it settle. */
+    private final AtomicLong arrivals = new AtomicLong();
     private final CallSpin spin = new CallSpin();
     /** Whether the peer echoed a call number once: it is matched by number from then on. */
     private volatile boolean echoes;
@@ -225,6 +227,7 @@ final class PeerLink implements AutoCloseable {
      * @param m the message
      */
     void onMessage(SrqMessage m) {
+        arrivals.incrementAndGet();
         if (m.hasImmData() && (m.immData() & CALL_BIT) != 0) {
             PendingCall c = pending.remove(m.immData());
             if (!echoes) {
@@ -287,12 +290,27 @@ final class PeerLink implements AutoCloseable {
             RaLogger.LOG.inOrderPeerTimedOut(remote, timeout.toMillis());
             fail(new VerbsException("ibv_poll_cq", Errno.ENOTCONN, "the connection to " + remote
                     + " was closed: a call to a peer that answers in order (no imm_data echo) timed out"));
-            try {
-                rc.close();
-            } catch (VerbsException e) {
-                RaLogger.LOG.peerCloseFailed(e, remote);
-            }
+            stopArrivals(); // no later answer is acknowledged; the pooled connection retires the link
         }
+    }
+
+    /**
+     * Moves its QP to ERR (ibv_modify_qp(3), IBV_QPS_ERR): from then on nothing more the peer sends is
+     * acknowledged, while what its QP already received stays in the pooled SRQ's CQ — the first step
+     * of retiring the link (then drained, then destroyed: {@link SrqManagedConnection}). A failure
+     * (the QP gone already, the device lost) is logged at debug: the retirement goes on.
+     */
+    void stopArrivals() {
+        try {
+            rc.qp().moveToError();
+        } catch (VerbsException | IllegalStateException e) {
+            RaLogger.LOG.debugf("moving the QP %d of the peer %s to ERR: %s", qpNum(), remote, e.getMessage());
+        }
+    }
+
+    /** @return messages that arrived on its QP */
+    long arrivals() {
+        return arrivals.get();
     }
 
     /**
@@ -418,7 +436,11 @@ final class PeerLink implements AutoCloseable {
         }
     }
 
-    /** Fails the waiting calls with ENOTCONN and closes the connection. Idempotent. */
+    /**
+     * Fails the waiting calls with ENOTCONN and closes the connection (its QP destroyed). Idempotent.
+     * The pooled connection calls it only after {@link #stopArrivals} and a drain of the CQ: mlx5's
+     * ibv_destroy_qp removes the QP's completions from the CQ (driver note 18).
+     */
     @Override
     public void close() throws VerbsException {
         fail(new VerbsException("rdma_disconnect", Errno.ENOTCONN, "the connection to " + remote + " was closed"));

@@ -26,6 +26,14 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The thread is a daemon started with the first pooled connection that opens an SRQ and ended
  * with the last one's destroy; its context class loader is the adapter's, so it pins no
  * application. It is the adapter's own thread, not the container's WorkManager's.
+ *
+ * <p>Failures: an exception or a LinkageError in one connection's round is logged (SRQRA0104) and
+ * the loop goes on. Any other Error there (OutOfMemoryError, StackOverflowError, …) may have stopped
+ * the round half-way — completions taken and not handed on, buffers not reposted — so that
+ * connection is also reported broken to the pool (CONNECTION_ERROR_OCCURRED: the pool destroys it and
+ * makes a fresh one for the next user) and the loop goes on with the others. An Error that escapes
+ * the loop itself ends its thread; the {@link SpinBudget} slot is given back and a new thread takes
+ * over. No slot is ever kept by a thread that is gone.
  */
 final class ReceiveService implements Runnable {
     static final long IDLE_PARK_MICROS = 1000;
@@ -51,10 +59,7 @@ final class ReceiveService implements Runnable {
     synchronized void register(SrqManagedConnection mc) {
         connections.add(mc);
         if (thread == null) {
-            Thread t = Thread.ofPlatform().daemon().name(name).unstarted(this);
-            t.setContextClassLoader(ReceiveService.class.getClassLoader()); // the adapter's, never an application's
-            thread = t;
-            t.start();
+            start();
         }
     }
 
@@ -94,6 +99,36 @@ final class ReceiveService implements Runnable {
 
     @Override
     public void run() {
+        boolean ended = false;
+        try {
+            serve();
+            ended = true;
+        } finally {
+            stopSpinning(); // a slot is never kept by a thread that is gone
+            if (!ended) {
+                restart(); // an Error escaped the loop itself: the connections are serviced on
+            }
+        }
+    }
+
+    /** After the loop's thread died of a failure: a new thread takes over while connections remain. */
+    private synchronized void restart() {
+        thread = null;
+        if (!connections.isEmpty()) {
+            start();
+        }
+    }
+
+    /** Starts the thread; under this monitor. */
+    private void start() {
+        Thread t = Thread.ofPlatform().daemon().name(name).unstarted(this);
+        t.setContextClassLoader(ReceiveService.class.getClassLoader()); // the adapter's, never an application's
+        thread = t;
+        t.start();
+    }
+
+    /** The loop: returns once no connection is left. */
+    private void serve() {
         long nextEvents = 0;
         while (true) {
             if (connections.isEmpty()) {
@@ -114,6 +149,10 @@ final class ReceiveService implements Runnable {
                 } catch (RuntimeException | LinkageError e) { // one connection's failure, even a class that failed to load, never stops the others'
                     failureLines.event(name, (notLogged, seconds) -> RaLogger.LOG.servicingFailed(e, mc, notLogged,
                             seconds));
+                } catch (Error e) { // OutOfMemoryError, StackOverflowError, …: its round may have stopped half-way
+                    failureLines.event(name, (notLogged, seconds) -> RaLogger.LOG.servicingFailed(e, mc, notLogged,
+                            seconds));
+                    mc.servicingFailed(e);
                 }
             }
             if (events) {

@@ -92,6 +92,9 @@ public final class SrqManagedConnection implements ManagedConnection {
     /** Read by the servicing thread only (under {@link #servicing}). */
     private final DevicePresence presence;
     private final AtomicLong strayMessages = new AtomicLong();
+    /** Unsolicited messages dropped, and late replies, of retired peers: the totals never shrink. */
+    private final AtomicLong retiredDropped = new AtomicLong();
+    private final AtomicLong retiredLate = new AtomicLong();
     private final AtomicLong peerErrors = new AtomicLong();
     /** The thread context class loader of whoever opened it (the application), for CDI events. */
     private final ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
@@ -295,11 +298,42 @@ public final class SrqManagedConnection implements ManagedConnection {
     }
 
     private void retire(PeerLink link) {
-        byQp.remove(link.qpNum(), link);
-        try {
-            link.close();
-        } catch (VerbsException e) {
+        Teardown teardown = new Teardown();
+        retire(List.of(link), teardown);
+        for (Exception e : teardown.failures()) {
             RaLogger.LOG.peerCloseFailed(e, link.remote());
+        }
+    }
+
+    /**
+     * Ends peers without losing what they sent, the one way a peer's QP is destroyed: each QP to ERR
+     * (nothing more acknowledged to the peer), then the pooled CQs polled as usual — what those QPs
+     * received handed to their calls or queued — until none of them has had a message for
+     * {@value PeerDrain#QUIET_MS} ms ({@link PeerDrain}), then the unsolicited messages nobody took
+     * discarded and counted ({@link #droppedUnsolicited()}), and only then each link closed (QP
+     * destroyed: mlx5's ibv_destroy_qp removes the QP's completions from the CQ, driver note 18, so
+     * they would vanish uncounted and their receive buffers never go back to the SRQ).
+     *
+     * @param links    the peers to end
+     * @param teardown collects the close failures
+     */
+    private void retire(List<PeerLink> links, Teardown teardown) {
+        links.forEach(PeerLink::stopArrivals);
+        servicing.lock();
+        try {
+            PeerDrain.drain(links, this::pollSrqs);
+        } finally {
+            servicing.unlock();
+        }
+        for (PeerLink link : links) {
+            int left = link.discardUnsolicited();
+            if (left > 0) {
+                RaLogger.LOG.unsolicitedDiscarded(left, link.remote());
+            }
+            retiredDropped.addAndGet(link.droppedUnsolicited());
+            retiredLate.addAndGet(link.lateReplies());
+            byQp.remove(link.qpNum(), link);
+            teardown.close(link);
         }
     }
 
@@ -397,14 +431,17 @@ public final class SrqManagedConnection implements ManagedConnection {
         return srqs.values().stream().mapToLong(PooledSrq::registeredBytes).sum();
     }
 
-    /** @return replies discarded because no call waited for them, over all peers alive */
+    /** @return replies discarded because no call waited for them, over all its peers, alive or retired */
     public long lateReplies() {
-        return peers.values().stream().mapToLong(PeerLink::lateReplies).sum();
+        return retiredLate.get() + peers.values().stream().mapToLong(PeerLink::lateReplies).sum();
     }
 
-    /** @return unsolicited messages discarded (queue full, or no handle took them), over all peers alive */
+    /**
+     * @return unsolicited messages discarded (queue full, no handle took them, or still queued when
+     *         their peer was retired), over all its peers, alive or retired
+     */
     public long droppedUnsolicited() {
-        return peers.values().stream().mapToLong(PeerLink::droppedUnsolicited).sum();
+        return retiredDropped.get() + peers.values().stream().mapToLong(PeerLink::droppedUnsolicited).sum();
     }
 
     /** @return unsolicited messages waiting for a {@code receive}, over all peers alive */
@@ -498,6 +535,18 @@ public final class SrqManagedConnection implements ManagedConnection {
                 }
             }
         }
+    }
+
+    /**
+     * An Error (OutOfMemoryError, StackOverflowError, …) ended a servicing round of this connection
+     * half-way: what it had taken from the CQs may not have reached its calls, its buffers may not be
+     * reposted. The connection is reported broken (CONNECTION_ERROR_OCCURRED), so the pool destroys
+     * it and gives the next user a fresh one; its waiting calls fail.
+     *
+     * @param error what ended the round
+     */
+    void servicingFailed(Error error) {
+        fail(new ResourceException("servicing the pooled connection on " + device + " failed: " + error, error));
     }
 
     private void fail(Exception cause) {
@@ -600,7 +649,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         servicing.lock();
         try {
             factory.receiveService().unregister(this);
-            teardown.closeAll(List.copyOf(peers.values())); // the QPs before their SRQs
+            retire(List.copyOf(peers.values()), teardown); // the QPs before their SRQs
             peers.clear();
             byQp.clear();
             teardown.closeAll(List.copyOf(srqs.values())); // each SRQ before its slab

@@ -54,6 +54,10 @@ public interface RaLogger extends BasicLogger {
     @Message(id = 5, value = "%s: using the default, %d")
     void badSystemProperty(String problem, long defaultValue);
 
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 6, value = "adapter stop: %s failed; the other steps ran")
+    void stopStepFailed(@Cause Throwable cause, String step);
+
     @LogMessage(level = Logger.Level.INFO)
     @Message(id = 50, value = "%s: device %s, chosen %s")
     void deviceChosen(String who, String device, String why);
@@ -278,4 +282,10 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.INFO)
     @Message(id = 407, value = "activation %s is ACTIVE again: port %d of %s is ACTIVE after %d ms")
     void portsUp(String activation, int port, String device, long ms);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 408, value = "activation %s: %s; RECOVERING: the run is stopped (what its CQ holds delivered "
+            + "within drainTimeout, else counted undelivered) and opened again at once, then with backoff up to %d ms "
+            + "(counted in loop-failures)")
+    void loopDied(String activation, String what, long maxMs);
 }
