@@ -9,10 +9,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.io.Serializable;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
 
 /**
  * The test application's bean: it gets the default connection factory both ways an application does, from
- * the adapter's CDI producer and from JNDI, and uses a connection of each.
+ * the adapter's CDI producer and from JNDI, and uses a connection of each; it also calls the application's
+ * message-driven bean.
  */
 @ApplicationScoped
 public class FactoryUser {
@@ -34,6 +38,20 @@ public class FactoryUser {
     /** @return what a connection of the {@code @Resource} factory saw @throws Exception from the adapter */
     public Seen useLookedUp() throws Exception {
         return use(lookedUp, "looked-up");
+    }
+
+    /**
+     * Calls {@link EchoMdb} over a pooled connection of the {@code @Inject} factory.
+     *
+     * @param request the request bytes
+     * @return the MDB's reply
+     * @throws Exception from the adapter
+     */
+    public byte[] callEcho(byte[] request) throws Exception {
+        try (SrqConnection connection = injected.getConnection()) {
+            return connection.connect(new InetSocketAddress(EchoMdb.ADDRESS, EchoMdb.PORT), Duration.ofSeconds(10))
+                    .call(ByteBuffer.wrap(request), Duration.ofSeconds(10)).bytes();
+        }
     }
 
     private static Seen use(SrqConnectionFactory factory, String srqName) throws Exception {

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import jakarta.inject.Inject;
 
+import java.nio.charset.StandardCharsets;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * adapter, with no other setup: no CLI script, no .rar deployed, no file copied into the server. The layer
  * brings the module io.rdma.srq and the resource adapter rdma-srq activated from it, whose default connection
  * definition java:/eis/SrqConnectionFactory (on the soft provider, the layer's default) serves both
- * {@code @Inject SrqConnectionFactory} and {@code @Resource(lookup = ...)}.
+ * {@code @Inject SrqConnectionFactory} and {@code @Resource(lookup = ...)}; a message-driven bean that names the
+ * adapter {@code rdma-srq} receives on it.
  */
 @ExtendWith(ArquillianExtension.class)
 public class GalleonLayerProvisioningIT {
@@ -31,7 +34,7 @@ public class GalleonLayerProvisioningIT {
     public static WebArchive app() {
         return ShrinkWrap.create(WebArchive.class, "galleon-layer.war")
                 .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: io.rdma.srq meta-inf\n"))
-                .addClass(FactoryUser.class);
+                .addClasses(FactoryUser.class, EchoMdb.class);
     }
 
     @Inject
@@ -51,5 +54,11 @@ public class GalleonLayerProvisioningIT {
         FactoryUser.Seen injected = app.useInjected();
         assertEquals(injected.device(), lookedUp.device(), "one connection definition: " + injected + " / " + lookedUp);
         assertTrue(lookedUp.srqMaxWr() >= FactoryUser.MAX_WR, "SRQ max_wr ≥ requested: " + lookedUp);
+    }
+
+    @Test
+    public void messageDrivenBeanOnTheLayersAdapterAnswersACall() throws Exception {
+        byte[] reply = app.callEcho("ping".getBytes(StandardCharsets.US_ASCII));
+        assertEquals("ping", new String(reply, StandardCharsets.US_ASCII));
     }
 }
