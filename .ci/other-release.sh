@@ -15,7 +15,10 @@
 #   - Everything mounted is unmounted on exit. Needs root (debootstrap, chroot, mount).
 #
 # Knobs: OTHER_ROOT, OTHER_TIMEOUT (seconds for the tests, default 1200), OTHER_MVN_ARGS (default
-# "-B verify", i.e. the README's test command), JAVA_HOME (default the Temurin 25 path).
+# "-B verify", i.e. the README's test command), JAVA_HOME (default the Temurin 25 path),
+# OTHER_LAB_CLASSES (a regex of test class names: then it-tests/lab/run-lab.sh runs those classes in a
+# guest booted with that release's kernel, one host; reports in it-tests/target/lab-reports-CODENAME),
+# OTHER_LAB_TIMEOUT (seconds for that lab run, default 900).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 JDK=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
@@ -104,6 +107,19 @@ set +e
 chroot "$ROOT" /usr/bin/env HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin JAVA_HOME="$JDK" \
   timeout -k 10 "${OTHER_TIMEOUT:-1200}" bash -c "cd /work/src && mvn ${OTHER_MVN_ARGS:--B verify}"
 rc=$?
+T2=$(date +%s)
+# OTHER_LAB_CLASSES (a regex of test class names): then the rxe lab runs those classes on this
+# release's kernel too (6.12 on trixie, 6.1 on bookworm), one host, from the chroot (qemu runs there)
+if [ $rc = 0 ] && [ -n "${OTHER_LAB_CLASSES:-}" ]; then
+  say "the rxe lab on $REL's kernel, classes ${OTHER_LAB_CLASSES}"
+  chroot "$ROOT" /usr/bin/env HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin JAVA_HOME="$JDK" \
+    LAB_TWOHOST=0 LAB_JUNIT_ARGS="--include-classname=${OTHER_LAB_CLASSES}" \
+    timeout -k 10 "${OTHER_LAB_TIMEOUT:-900}" bash -c "cd /work/src && it-tests/lab/run-lab.sh"
+  rc=$?
+  mkdir -p "$REPO/it-tests/target"
+  rm -rf "$REPO/it-tests/target/lab-reports-$REL"
+  cp -r "$ROOT/work/src/it-tests/target/lab-reports" "$REPO/it-tests/target/lab-reports-$REL" 2>/dev/null || true
+fi
 set -e
-say "$REL: setup $((T1 - T0)) s, tests $(( $(date +%s) - T1 )) s, exit code $rc"
+say "$REL: setup $((T1 - T0)) s, tests $((T2 - T1)) s, lab $(( $(date +%s) - T2 )) s, exit code $rc"
 exit $rc
