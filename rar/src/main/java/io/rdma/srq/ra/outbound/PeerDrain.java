@@ -26,9 +26,12 @@ final class PeerDrain {
     /**
      * @param links the peers whose QPs are in ERR
      * @param poll  one poll of every pooled CQ, delivering as usual; the caller holds the servicing lock
-     * @return completions taken
+     * @return completions taken; 0 at once without peers (a pooled connection destroyed without any)
      */
     static int drain(List<PeerLink> links, IntSupplier poll) {
+        if (links.isEmpty()) {
+            return 0;
+        }
         long start = System.nanoTime();
         long quietSince = start;
         long seen = arrivals(links);

@@ -4,18 +4,11 @@ import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
 import io.rdma.srq.api.SrqPeer;
-import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.ra.inbound.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
-import io.rdma.srq.ra.outbound.SrqManagedConnectionFactory;
 import io.rdma.srq.ra.testing.SoftActivationTest;
-import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestConnectionManager;
-import io.rdma.srq.ra.testing.TestEndpointFactory;
-import io.rdma.srq.verbs.lab.LabTools;
 import jakarta.resource.spi.ManagedConnection;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -36,38 +29,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * period on 6.1, which never raises it: driver note 8). Needs the rxe lab; skipped elsewhere with the
  * reason.
  */
-class DisconnectTeardownLabTest {
+class DisconnectTeardownLabTest extends LabAdapterTest {
     private static final int MESSAGES = 200;
-    private final SrqResourceAdapter ra = new SrqResourceAdapter();
-    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    private final TestEndpointFactory endpoints = new TestEndpointFactory();
-    private String device;
-    private String address;
-
-    @BeforeEach
-    void lab() throws Exception {
-        LabTools.Target lab = LabTools.target();
-        device = lab.device();
-        address = lab.address();
-        ra.start(bootstrap);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
-        assertEquals(endpoints.created.get(), endpoints.released.get(), "every endpoint released");
-    }
 
     @Test
     @DisplayName("a peer that disconnects with 200 acknowledged messages in the CQ: all delivered, the QP destroyed after, every buffer back")
     void aDisconnectWithCompletionsStillInTheCqLosesNothing() throws Exception {
-        SrqActivationSpec spec = new SrqActivationSpec();
-        spec.setResourceAdapter(ra);
-        spec.setProvider("ibverbs");
-        spec.setDevice(device);
-        spec.setListenAddress(address);
-        spec.setListenPort("0");
+        SrqActivationSpec spec = labSpec();
         spec.setSrqMaxWr("256");
         spec.setSrqLimit("0");
         spec.setBufferSize("256");
@@ -76,12 +44,8 @@ class DisconnectTeardownLabTest {
         SrqActivation a = ra.activations().getFirst();
         endpoints.close(); // the MDB is held: the messages wait in the CQ and in held batches
 
-        SrqManagedConnectionFactory mcf = new SrqManagedConnectionFactory();
-        mcf.setProvider("ibverbs");
-        mcf.setDevice(device);
-        mcf.setResourceAdapter(ra);
         TestConnectionManager cm = new TestConnectionManager();
-        SrqConnectionFactory factory = (SrqConnectionFactory) mcf.createConnectionFactory(cm);
+        SrqConnectionFactory factory = labConnectionFactory(cm);
         try (SrqConnection c = factory.getConnection();
              SrqPeer peer = c.connect(new InetSocketAddress(address, a.listenAddress().getPort()), Duration.ofSeconds(10))) {
             for (int i = 0; i < MESSAGES; i++) {

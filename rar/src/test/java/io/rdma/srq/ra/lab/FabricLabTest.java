@@ -2,20 +2,15 @@ package io.rdma.srq.ra.lab;
 
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.SrqResourceAdapter;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.testing.RcPair;
-import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
 import io.rdma.srq.verbs.ConnectionParameters;
-import io.rdma.srq.verbs.lab.LabTools;
 import io.rdma.srq.verbs.Context;
 import jakarta.resource.ResourceException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -31,25 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * properties' values on both QPs of an adapter connection (ibv_query_qp: traffic class, timeout,
  * retry_cnt, rnr_retry). Needs the rxe lab; skipped elsewhere with the reason.
  */
-class FabricLabTest {
-    private final SrqResourceAdapter ra = new SrqResourceAdapter();
-    private final TestBootstrapContext bootstrap = new TestBootstrapContext();
-    private String device;
-    private String address;
-
-    @BeforeEach
-    void lab() throws Exception {
-        LabTools.Target lab = LabTools.target();
-        device = lab.device();
-        address = lab.address();
-        ra.start(bootstrap);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        ra.stop();
-        bootstrap.testWorkManager().shutdown();
-    }
+class FabricLabTest extends LabAdapterTest {
 
     private String chosen(String value) throws Exception {
         try (Context c = DeviceSelection.parse(new PropertyCheck(Object.class), "ibverbs", value, "rxe").open("lab")) {
