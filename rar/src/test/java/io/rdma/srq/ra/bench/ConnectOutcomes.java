@@ -21,10 +21,22 @@ final class ConnectOutcomes {
     static final String FAILED = "FAILED";
 
     private final Map<String, Long> counts = new TreeMap<>();
+    private long lastAccepted = Long.MIN_VALUE;
 
     /** @param outcome one request's outcome */
     void count(String outcome) {
         counts.merge(outcome, 1L, Long::sum);
+    }
+
+    /** @param at {@link System#nanoTime()} when a request was accepted: counted as {@value #ACCEPTED} */
+    void accepted(long at) {
+        count(ACCEPTED);
+        lastAccepted = Math.max(lastAccepted, at);
+    }
+
+    /** {@return System.nanoTime of the last {@link #accepted(long)}, or Long.MIN_VALUE} */
+    long lastAccepted() {
+        return lastAccepted;
     }
 
     /** @param e a rejected connect: counted under the reason its private data names */
@@ -35,6 +47,7 @@ final class ConnectOutcomes {
     /** @param other counts to add to these */
     void add(ConnectOutcomes other) {
         other.counts.forEach((k, v) -> counts.merge(k, v, Long::sum));
+        lastAccepted = Math.max(lastAccepted, other.lastAccepted);
     }
 
     /** {@return requests of {@code outcome}, 0 if none} */

@@ -54,18 +54,19 @@ class FloodedActivationGivesEverySlotBackTest extends SoftActivationTest {
         assertTrue(halfOpenAccepted >= 1 && halfOpenAccepted <= MAX_CONNECTIONS, halfOpen.toString());
 
         ActivationStatistics end = r.atEnd();
-        assertTrue(r.slotsBackNanos() >= 0, "every slot back: " + end);
+        assertTrue(r.halfOpenReapedAt() >= 0, "every half-open connection reaped: " + end);
+        assertTrue(r.slotsBackAt() >= 0, "every slot back: " + end);
         assertEquals(0, end.connections());
         assertEquals(0, end.leavingConnections());
         assertEquals(halfOpenAccepted, end.halfOpenReaped(), "every half-open connection reaped");
-        long legitAccepted = r.baselineOutcomes().of(ConnectOutcomes.ACCEPTED) + r.floodOutcomes().of(ConnectOutcomes.ACCEPTED);
-        assertEquals(plan.warmupConnects(), r.baselineOutcomes().of(ConnectOutcomes.ACCEPTED), r.baselineOutcomes().toString());
+        long legitAccepted = r.legitimate().of(ConnectOutcomes.ACCEPTED);
+        assertEquals(plan.warmupConnects(), r.baseline().outcomes().of(ConnectOutcomes.ACCEPTED),
+                r.baseline().outcomes().toString());
         assertEquals(legitAccepted + halfOpenAccepted, end.closedConnections(), "every accepted connection's QP destroyed");
 
         ConnectOutcomes all = new ConnectOutcomes();
         r.flooded().values().forEach(all::add);
-        all.add(r.baselineOutcomes());
-        all.add(r.floodOutcomes());
+        all.add(r.legitimate());
         for (RejectReason reason : RejectReason.values()) {
             assertEquals(all.of(reason.name()), end.rejectedByReason().get(reason.name()), "the activation counted every "
                     + reason + " reject: " + end.rejectedByReason() + " vs " + all);
