@@ -41,7 +41,8 @@ import java.util.Map;
  * </pre>
  * System properties: {@code bench.rates} (connectRateLimit of each run, comma-separated:
  * {@code 1000,1000000}: the default and the maximum), {@code bench.maxConnections} (the activation's
- * maxConnections; unset: its default, 1024), {@code bench.perKind} (10000), {@code bench.threadsPerKind}
+ * maxConnections; unset: its default, 1024), {@code bench.maxConnectionsPerPeer} (unset: as
+ * maxConnections; the flooders and the peer have different addresses), {@code bench.perKind} (10000), {@code bench.threadsPerKind}
  * (1), {@code bench.warmupConnects} (500), {@code bench.legitPeriodMs} (10),
  * {@code bench.messages} (SENDs per connection of the peer, 16), {@code bench.patienceSeconds} (60).
  */
@@ -63,6 +64,7 @@ public final class ConnectFloodBenchmark {
                 Duration.ofMillis(Integer.getInteger("bench.legitPeriodMs", 10)), Integer.getInteger("bench.messages", 16),
                 Duration.ofSeconds(Integer.getInteger("bench.patienceSeconds", 60)));
         String maxConnections = System.getProperty("bench.maxConnections");
+        String maxConnectionsPerPeer = System.getProperty("bench.maxConnectionsPerPeer");
         byte[] key = new byte[AuthKey.MIN_BYTES];
         new SecureRandom().nextBytes(key);
         SrqResourceAdapter ra = new SrqResourceAdapter();
@@ -81,6 +83,9 @@ public final class ConnectFloodBenchmark {
                 spec.setConnectRateLimit(rate.trim());
                 if (maxConnections != null) {
                     spec.setMaxConnections(maxConnections);
+                }
+                if (maxConnectionsPerPeer != null) {
+                    spec.setMaxConnectionsPerPeer(maxConnectionsPerPeer);
                 }
                 spec.setResourceAdapter(ra);
                 ra.endpointActivation(endpoints, spec);
@@ -103,8 +108,9 @@ public final class ConnectFloodBenchmark {
 
     private static void print(ConnectFlood.Plan plan, SrqActivationSpec spec, ConnectFlood.Result r, Instant start,
                               String load) {
-        line("### connectRateLimit %s/s, maxConnections %s (%s; load average %s)", spec.getConnectRateLimit(),
-                spec.getMaxConnections(), start, load);
+        line("### connectRateLimit %s/s, maxConnections %s, maxConnectionsPerPeer %s (%s; load average %s)",
+                spec.getConnectRateLimit(), spec.getMaxConnections(), spec.getMaxConnectionsPerPeer().isEmpty()
+                        ? "= maxConnections" : spec.getMaxConnectionsPerPeer(), start, load);
         line("");
         line("%d flood requests of each kind on %d thread(s) per kind from %s, answered in %.2f s (%.0f requests/s);"
                         + " the legitimate peer on %s starts a connect every %d ms and sends %d × %d B on each accepted one.",
