@@ -50,8 +50,11 @@ abstract class LabAdapterTest {
         assertEquals(endpoints.created.get(), endpoints.released.get(), "every endpoint released");
     }
 
-    /** @return an activation spec of {@link #ra} on the lab's device, listening on its address, any port */
-    protected SrqActivationSpec labSpec() {
+    /**
+     * @return an activation spec of {@link #ra} on the lab's device, listening on its address, any port
+     * @throws Exception what the spec's setters throw
+     */
+    protected SrqActivationSpec labSpec() throws Exception {
         SrqActivationSpec spec = new SrqActivationSpec();
         spec.setResourceAdapter(ra);
         spec.setProvider("ibverbs");
