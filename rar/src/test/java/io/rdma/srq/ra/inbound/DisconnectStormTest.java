@@ -2,16 +2,8 @@ package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.ra.testing.SoftActivationTest;
-import io.rdma.srq.ra.testing.SoftSender;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -37,7 +29,7 @@ class DisconnectStormTest extends SoftActivationTest {
                 "srqMaxWr", "256", "initialFill", "256", "srqLimit", "0", "bufferSize", "64", "ordering", ordering,
                 "maxConcurrency", maxConcurrency, "maxHeldPerConnection", "256"));
         endpoints.close(); // the MDB is slow: what arrives waits in the CQ, in lanes, in swept
-        int acknowledged = storm(a);
+        int acknowledged = PeerStorm.run(a.listenAddress(), PEERS, MESSAGES);
         await(() -> a.statistics().connections() == 0, "every disconnect taken");
         endpoints.open();
         await(() -> a.statistics().delivered() == acknowledged, "every acknowledged message delivered");
@@ -48,32 +40,5 @@ class DisconnectStormTest extends SoftActivationTest {
         assertEquals(0, st.undelivered(), st.toString());
         assertEquals(acknowledged, endpoints.distinctSequences(), "each message once: " + st);
         assertEquals(acknowledged, endpoints.received.size(), "none twice: " + st);
-    }
-
-    /** {@value #PEERS} peers at once, each sending {@value #MESSAGES} numbered messages, then disconnecting. */
-    private static int storm(SrqActivation a) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(PEERS);
-        try {
-            List<Future<Integer>> peers = new ArrayList<>();
-            for (int p = 0; p < PEERS; p++) {
-                long first = (long) p * MESSAGES;
-                peers.add(pool.submit(() -> {
-                    try (SoftSender s = new SoftSender(a.listenAddress(), 64)) {
-                        for (long seq = first; seq < first + MESSAGES; seq++) {
-                            s.send(seq, 64, null);
-                        }
-                        s.drain(PATIENCE);
-                        return s.acknowledged;
-                    }
-                }));
-            }
-            int acknowledged = 0;
-            for (Future<Integer> f : peers) {
-                acknowledged += f.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-            }
-            return acknowledged;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }
