@@ -40,6 +40,8 @@ final class Connector extends LongRunningWork {
     private final Duration interval;
     private final Links links;
     private final RcConnection[] slots;
+    /** The qp_num of each slot's connection, read at its connect: unreadable once its teardown closed it. */
+    private final int[] qpNums;
     private final long[] nextAttempt;
     private final boolean[] warned;
     private final List<AuthKey> keys;
@@ -62,6 +64,7 @@ final class Connector extends LongRunningWork {
         this.interval = interval;
         this.links = links;
         this.slots = new RcConnection[count];
+        this.qpNums = new int[count];
         this.nextAttempt = new long[count];
         this.warned = new boolean[count];
         this.keys = List.copyOf(keys);
@@ -93,6 +96,7 @@ final class Connector extends LongRunningWork {
         try {
             RcConnection link = links.connect(remote, CONNECT_TIMEOUT, Admission.privateDataFor(keys, remote));
             slots[i] = link;
+            qpNums[i] = link.qpNum();
             warned[i] = false;
             LOG.debugf("activation %s: connected to %s on QP %d", name, remote, link.qpNum());
         } catch (VerbsException | RuntimeException e) {
@@ -110,25 +114,34 @@ final class Connector extends LongRunningWork {
         }
     }
 
+    /**
+     * Looks for the end of slot {@code i}'s connection: its DISCONNECTED or DEVICE_REMOVAL, or its
+     * having left already (evicted, or IBV_EVENT_QP_FATAL: its teardown may have closed it meanwhile,
+     * {@link Retiring}). It is dropped by identity, never by its QP number, which a later connection
+     * may have taken.
+     */
     private void watch(int i) {
         RcConnection link = slots[i];
-        try {
-            Optional<CmEvent> e = link.connection().nextEvent(Duration.ZERO);
-            if (e.isEmpty()) {
-                return;
+        int qpNum = qpNums[i];
+        if (links.holds(qpNum, link)) {
+            try {
+                Optional<CmEvent> e = link.connection().nextEvent(Duration.ZERO);
+                if (e.isEmpty()) {
+                    return;
+                }
+                CmEventType type = e.get().type();
+                if (type != CmEventType.DISCONNECTED && type != CmEventType.DEVICE_REMOVAL) {
+                    return;
+                }
+                LOG.debugf("activation %s: %s from %s on QP %d", name, type, remote, qpNum);
+                if (type == CmEventType.DEVICE_REMOVAL) {
+                    lost.accept(Fault.deviceRemoval());
+                }
+            } catch (VerbsException | RuntimeException failure) {
+                LOG.debugf("activation %s: connection %d to %s: %s", name, i, remote, failure.getMessage());
             }
-            CmEventType type = e.get().type();
-            if (type != CmEventType.DISCONNECTED && type != CmEventType.DEVICE_REMOVAL) {
-                return;
-            }
-            LOG.debugf("activation %s: %s from %s on QP %d", name, type, remote, link.qpNum());
-            if (type == CmEventType.DEVICE_REMOVAL) {
-                lost.accept(Fault.deviceRemoval());
-            }
-        } catch (VerbsException | RuntimeException failure) {
-            LOG.debugf("activation %s: connection %d to %s: %s", name, i, remote, failure.getMessage());
+            links.drop(qpNum, link);
         }
-        links.drop(link.qpNum());
         slots[i] = null;
         nextAttempt[i] = System.nanoTime() + interval.toNanos();
     }

@@ -199,6 +199,19 @@ public final class Links {
     }
 
     /**
+     * {@link #drop(int)} of {@code link} if it is still the connection on {@code qpNum}: one that left
+     * already, or a later connection on the same QP number, is left alone.
+     *
+     * @param qpNum the connection's qp_num, read while it was open
+     * @param link  the connection
+     */
+    void drop(int qpNum, RcConnection link) {
+        if (byQpNum.remove(qpNum, link)) {
+            retiring.add(link);
+        }
+    }
+
+    /**
      * {@link #drop(int)} of the connection whose rdma_cm connection is {@code connection} (its
      * DISCONNECTED or TIMEWAIT_EXIT): matched by identity, so an event of a connection that already left
      * never ends a later connection on the same QP number.
