@@ -197,7 +197,13 @@ final class ControlLoop extends LongRunningWork {
     }
 
     /** IBV_EVENT_QP_FATAL of a connection's QP: reaped when not yet established, else disconnected. */
-    private void qpFatal(int qpNum) {
+    private void qpFatal(QueuePair qp) {
+        int qpNum;
+        try {
+            qpNum = qp.qpNum();
+        } catch (IllegalStateException destroyed) {
+            return; // its connection had left and was destroyed since the event was queued
+        }
         HalfOpen.Waiting w = halfOpen.remove(qpNum);
         if (w != null) {
             reap(w, "IBV_EVENT_QP_FATAL", System.nanoTime());
@@ -238,7 +244,7 @@ final class ControlLoop extends LongRunningWork {
         } else if (e.type() == AsyncEventType.QP_LAST_WQE_REACHED && e.element() != null) {
             links.lastWqeReached(e.element());
         } else if (e.type() == AsyncEventType.QP_FATAL && e.element(QueuePair.class).isPresent()) {
-            qpFatal(e.element(QueuePair.class).get().qpNum());
+            qpFatal(e.element(QueuePair.class).get());
         } else if (e.type() == AsyncEventType.DEVICE_FATAL) {
             lost.accept(Fault.deviceFatal());
         } else if (e.type() == AsyncEventType.PORT_ERR && !portsDown && !anyPortActive()) {
