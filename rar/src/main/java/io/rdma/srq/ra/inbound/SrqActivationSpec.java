@@ -7,7 +7,7 @@ import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.IpLiteral;
 import io.rdma.srq.ra.support.PropertyCheck;
-import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.support.SrqProperty;
 import io.rdma.srq.ra.support.SrqSizing;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.AuthKey;
@@ -24,6 +24,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 
+import static io.rdma.srq.ra.support.SrqProperty.*;
+
 /**
  * Configures one message-endpoint activation: an SRQ fed by rdma_cm connections, whose receive
  * completions go to {@link SrqReceiveListener} MDBs. Every property is text (as in
@@ -35,46 +37,46 @@ public class SrqActivationSpec implements ActivationSpec {
     private static final PropertyCheck CHECK = new PropertyCheck(SrqActivationSpec.class);
 
     private ResourceAdapter resourceAdapter;
-    private String provider = "auto";
-    private String device = "";
-    private String softProfile = "rxe";
-    private String srqName = "";
-    private String srqMaxWr = "1024";
-    private String srqMaxSge = "1";
-    private String bufferSize = "4096";
-    private String srqLimit = "64";
-    private String cqSize = "";
-    private String pollMode = "adaptive";
-    private String maxConcurrency = "8";
-    private String drainTimeout = "5000";
-    private String maxDeliveryAttempts = "1";
-    private String maxBatchSize = "32";
-    private String replyTimeout = "1000";
-    private String maxSequentialDeliveryFailures = "0";
-    private String pauseTimeout = "60000";
-    private String listen = "true";
-    private String listenAddress = "0.0.0.0";
-    private String listenPort = "7471";
-    private String initialFill = "";
-    private String replenishPolicy = "grow";
-    private String replyBufferSize = "4096";
-    private String connectTo = "";
-    private String connectCount = "1";
-    private String reconnectInterval = "1000";
-    private String allowedPeers = "";
-    private String maxConnections = "1024";
-    private String maxConnectionsPerPeer = "";
-    private String connectRateLimit = "1000";
-    private String authKey = "";
-    private String tokenMaxAge = "30000";
-    private String trafficClass = "";
-    private String ackTimeout = "14";
-    private String retryCount = "6";
-    private String rnrRetryCount = "7";
-    private String ordering = "none";
-    private String maxHeldPerConnection = "";
-    private String recoveryInitialDelay = "100";
-    private String recoveryMaxDelay = "30000";
+    private String provider = d(PROVIDER);
+    private String device = d(DEVICE);
+    private String softProfile = d(SOFT_PROFILE);
+    private String srqName = d(SRQ_NAME);
+    private String srqMaxWr = d(SRQ_MAX_WR);
+    private String srqMaxSge = d(SRQ_MAX_SGE);
+    private String bufferSize = d(BUFFER_SIZE);
+    private String srqLimit = d(SRQ_LIMIT);
+    private String cqSize = d(CQ_SIZE);
+    private String pollMode = d(POLL_MODE);
+    private String maxConcurrency = d(MAX_CONCURRENCY);
+    private String drainTimeout = d(DRAIN_TIMEOUT);
+    private String maxDeliveryAttempts = d(MAX_DELIVERY_ATTEMPTS);
+    private String maxBatchSize = d(MAX_BATCH_SIZE);
+    private String replyTimeout = d(REPLY_TIMEOUT);
+    private String maxSequentialDeliveryFailures = d(MAX_SEQUENTIAL_DELIVERY_FAILURES);
+    private String pauseTimeout = d(PAUSE_TIMEOUT);
+    private String listen = d(LISTEN);
+    private String listenAddress = d(LISTEN_ADDRESS);
+    private String listenPort = d(LISTEN_PORT);
+    private String initialFill = d(INITIAL_FILL);
+    private String replenishPolicy = d(REPLENISH_POLICY);
+    private String replyBufferSize = d(REPLY_BUFFER_SIZE);
+    private String connectTo = d(CONNECT_TO);
+    private String connectCount = d(CONNECT_COUNT);
+    private String reconnectInterval = d(RECONNECT_INTERVAL);
+    private String allowedPeers = d(ALLOWED_PEERS);
+    private String maxConnections = d(MAX_CONNECTIONS);
+    private String maxConnectionsPerPeer = d(MAX_CONNECTIONS_PER_PEER);
+    private String connectRateLimit = d(CONNECT_RATE_LIMIT);
+    private String authKey = d(AUTH_KEY);
+    private String tokenMaxAge = d(TOKEN_MAX_AGE);
+    private String trafficClass = d(TRAFFIC_CLASS);
+    private String ackTimeout = d(ACK_TIMEOUT);
+    private String retryCount = d(RETRY_COUNT);
+    private String rnrRetryCount = d(RNR_RETRY_COUNT);
+    private String ordering = d(ORDERING);
+    private String maxHeldPerConnection = d(MAX_HELD_PER_CONNECTION);
+    private String recoveryInitialDelay = d(RECOVERY_INITIAL_DELAY);
+    private String recoveryMaxDelay = d(RECOVERY_MAX_DELAY);
 
     /**
      * Parses and checks every property.
@@ -87,42 +89,30 @@ public class SrqActivationSpec implements ActivationSpec {
         SrqAttributes srq = SrqSizing.parse(CHECK, srqMaxWr, srqMaxSge, srqLimit);
         int maxWr = srq.maxWr();
         int limit = srq.srqLimit();
-        int buffer = CHECK.integer("bufferSize", bufferSize, 1, InboundConfig.MAX_BUFFER, "bytes per receive buffer");
-        int cq = CHECK.integer("cqSize", blankTo(cqSize, srqMaxWr), maxWr, Integer.MAX_VALUE,
-                "at least srqMaxWr, at most the device's max_cqe");
+        int buffer = BUFFER_SIZE.parse(CHECK, bufferSize);
+        int cq = CQ_SIZE.parse(CHECK, blankTo(cqSize, srqMaxWr), maxWr, CQ_SIZE.max());
         InboundConfig.PollMode mode = CHECK.oneOf("pollMode", pollMode, InboundConfig.PollMode.class);
-        int concurrency = CHECK.integer("maxConcurrency", maxConcurrency, 1, 1024, "endpoints delivering at once");
+        int concurrency = MAX_CONCURRENCY.parse(CHECK, maxConcurrency);
         InetSocketAddress listening = listening();
-        int fill = CHECK.integer("initialFill", blankTo(initialFill, String.valueOf(defaultFill(maxWr, limit))),
-                limit + 1L, maxWr, "receive WRs posted at start: more than srqLimit, at most srqMaxWr");
+        int fill = INITIAL_FILL.parse(CHECK, blankTo(initialFill, String.valueOf(defaultFill(maxWr, limit))),
+                limit + 1L, maxWr);
         InboundConfig.Replenish replenish = CHECK.oneOf("replenishPolicy", replenishPolicy, InboundConfig.Replenish.class);
-        int reply = CHECK.integer("replyBufferSize", replyBufferSize, 1, RcConnection.MAX_SLOT, "bytes per reply; "
-                + "a connection that replies registers a send ring of " + RcConnection.SEND_DEPTH + " such slots");
+        int reply = REPLY_BUFFER_SIZE.parse(CHECK, replyBufferSize);
         InetSocketAddress remote = remote();
-        int count = CHECK.integer("connectCount", connectCount, 1, 1024, "connections kept to connectTo");
-        int reconnect = CHECK.integer("reconnectInterval", reconnectInterval, 100, 3_600_000,
-                "milliseconds before a failed or lost connection is tried again");
-        int drain = CHECK.integer("drainTimeout", drainTimeout, 0, 600_000,
-                "milliseconds deactivation delivers what the CQ holds before counting the rest undelivered");
+        int count = CONNECT_COUNT.parse(CHECK, connectCount);
+        int reconnect = RECONNECT_INTERVAL.parse(CHECK, reconnectInterval);
+        int drain = DRAIN_TIMEOUT.parse(CHECK, drainTimeout);
         return new InboundConfig(selection, srqName == null ? "" : srqName.trim(), srq, buffer, cq, mode, concurrency,
                 listening, fill, replenish, reply, remote, count, Duration.ofMillis(reconnect),
-                Duration.ofMillis(drain), CHECK.integer("maxDeliveryAttempts", maxDeliveryAttempts, 1, 1000,
-                        "delivery attempts per message (1: a failed delivery is not repeated)"),
-                CHECK.integer("maxBatchSize", maxBatchSize, 1, Poller.BATCH,
-                        "messages per call of an SrqBatchListener (at most one poll of the CQ)"),
-                Duration.ofMillis(CHECK.integer("replyTimeout", replyTimeout, 0, 30_000,
-                        "milliseconds a reply waits for room in its connection's send ring, then ETIMEDOUT")),
-                CHECK.integer("maxSequentialDeliveryFailures", maxSequentialDeliveryFailures, 0, 1_000_000,
-                        "dead-lettered messages in a row that pause delivery (0: never pause)"),
-                Duration.ofMillis(CHECK.integer("pauseTimeout", pauseTimeout, 0, 86_400_000,
-                        "milliseconds a pause after failures lasts unless resumed (0: until resumed)")),
+                Duration.ofMillis(drain), MAX_DELIVERY_ATTEMPTS.parse(CHECK, maxDeliveryAttempts),
+                MAX_BATCH_SIZE.parse(CHECK, maxBatchSize),
+                Duration.ofMillis(REPLY_TIMEOUT.parse(CHECK, replyTimeout)),
+                MAX_SEQUENTIAL_DELIVERY_FAILURES.parse(CHECK, maxSequentialDeliveryFailures),
+                Duration.ofMillis(PAUSE_TIMEOUT.parse(CHECK, pauseTimeout)),
                 admission(), FabricProperties.parse(CHECK, trafficClass, ackTimeout, retryCount, rnrRetryCount),
                 CHECK.oneOf("ordering", ordering, InboundConfig.Ordering.class),
-                CHECK.integer("maxHeldPerConnection", blankTo(maxHeldPerConnection,
-                                String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(Poller.BATCH, maxWr), maxWr,
-                        "receive buffers one connection may hold (waiting under ordering=connection, or kept by "
-                                + "ReceiveCompletion.retain()): "
-                                + Poller.BATCH + " (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr"));
+                MAX_HELD_PER_CONNECTION.parse(CHECK, blankTo(maxHeldPerConnection,
+                        String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(Poller.BATCH, maxWr), maxWr));
     }
 
     /** @return maxHeldPerConnection when blank: an eighth of srqMaxWr, at least one poll of the CQ (or srqMaxWr) */
@@ -177,7 +167,7 @@ public class SrqActivationSpec implements ActivationSpec {
             return null;
         }
         InetAddress address = listenAddress();
-        int port = CHECK.integer("listenPort", listenPort, 0, 65535, "0 = any free port");
+        int port = LISTEN_PORT.parse(CHECK, listenPort);
         return new InetSocketAddress(address, port);
     }
 
@@ -190,13 +180,10 @@ public class SrqActivationSpec implements ActivationSpec {
             throw CHECK.invalid("allowedPeers", "allowedPeers must be IPv4/IPv6 CIDRs separated by commas (empty: any "
                     + "address): " + e.getMessage());
         }
-        int max = CHECK.integer("maxConnections", maxConnections, 1, 65536, "accepted connections at most");
-        int perPeer = CHECK.integer("maxConnectionsPerPeer", blankTo(maxConnectionsPerPeer, String.valueOf(max)), 1, max,
-                "accepted connections per peer address at most (empty: maxConnections), at most maxConnections");
-        int rate = CHECK.integer("connectRateLimit", connectRateLimit, 1, 1_000_000,
-                "connect requests a second the listener considers; more are rejected RATE_LIMITED");
-        int age = CHECK.integer("tokenMaxAge", tokenMaxAge, 1000, 600_000,
-                "milliseconds a token's timestamp may lie from this server's clock, either way");
+        int max = MAX_CONNECTIONS.parse(CHECK, maxConnections);
+        int perPeer = MAX_CONNECTIONS_PER_PEER.parse(CHECK, blankTo(maxConnectionsPerPeer, String.valueOf(max)), 1, max);
+        int rate = CONNECT_RATE_LIMIT.parse(CHECK, connectRateLimit);
+        int age = TOKEN_MAX_AGE.parse(CHECK, tokenMaxAge);
         List<AuthKey> keys;
         try {
             KeyRing ring = resourceAdapter instanceof KeyRing.Source source ? source.keyRing() : KeyRing.EMPTY;
@@ -260,6 +247,10 @@ public class SrqActivationSpec implements ActivationSpec {
         return a;
     }
 
+    private static String d(SrqProperty property) {
+        return property.defaultFor(Side.ACTIVATION);
+    }
+
     private static String blankTo(String value, String fallback) {
         return value == null || value.isBlank() ? fallback : value;
     }
@@ -275,10 +266,8 @@ public class SrqActivationSpec implements ActivationSpec {
      * @throws InvalidPropertyException naming recoveryInitialDelay or recoveryMaxDelay and the allowed range
      */
     public Backoff recovery() throws InvalidPropertyException {
-        int initial = CHECK.integer("recoveryInitialDelay", recoveryInitialDelay, 10, 60_000,
-                "milliseconds before the first retry to open a missing or lost device; each next waits twice as long");
-        int max = CHECK.integer("recoveryMaxDelay", recoveryMaxDelay, initial, 3_600_000,
-                "the longest wait in milliseconds between retries to open the device, at least recoveryInitialDelay");
+        int initial = RECOVERY_INITIAL_DELAY.parse(CHECK, recoveryInitialDelay);
+        int max = RECOVERY_MAX_DELAY.parse(CHECK, recoveryMaxDelay, initial, RECOVERY_MAX_DELAY.max());
         return new Backoff(Duration.ofMillis(initial), Duration.ofMillis(max));
     }
 

@@ -9,6 +9,7 @@ import io.rdma.srq.ra.management.StatisticsTable;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.PropertyCheck;
+import io.rdma.srq.ra.support.SrqProperty;
 import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.ra.support.admission.KeyRing;
 import jakarta.resource.ResourceException;
@@ -54,36 +55,36 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private static final PropertyCheck CHECK = new PropertyCheck(SrqManagedConnectionFactory.class);
 
     @ConfigProperty(defaultValue = "auto", description = "Verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs or soft")
-    private String provider = "auto";
+    private String provider = d(SrqProperty.PROVIDER);
     @ConfigProperty(defaultValue = "", description = "Device name (e.g. mlx5_0, rxe0); empty for the provider's first device")
-    private String device = "";
+    private String device = d(SrqProperty.DEVICE);
     @ConfigProperty(defaultValue = "rxe", description = "Soft device profile: rxe, mlx5 or efa")
-    private String softProfile = "rxe";
+    private String softProfile = d(SrqProperty.SOFT_PROFILE);
     @ConfigProperty(defaultValue = "1", description = "Port number, 1..phys_port_cnt")
-    private String port = "1";
+    private String port = d(SrqProperty.PORT);
     @ConfigProperty(defaultValue = "1024", description = "max_wr of the SRQ 'default' that peers ride on when connect names no SRQ, 1..max_srq_wr")
-    private String srqMaxWr = "1024";
+    private String srqMaxWr = d(SrqProperty.SRQ_MAX_WR);
     @ConfigProperty(defaultValue = "1", description = "max_sge of the SRQ 'default', 1..max_srq_sge")
-    private String srqMaxSge = "1";
+    private String srqMaxSge = d(SrqProperty.SRQ_MAX_SGE);
     @ConfigProperty(defaultValue = "0", description = "srq_limit (low watermark) of the SRQ 'default', 0..srqMaxWr-1; 0 = not armed")
-    private String srqLimit = "0";
+    private String srqLimit = d(SrqProperty.SRQ_LIMIT);
     @ConfigProperty(defaultValue = "4096", description = "Bytes per receive buffer of every pooled SRQ (slab = max_wr x this), 1..1073741824; a longer reply fails its peer with EIO")
-    private String receiveBufferSize = "4096";
+    private String receiveBufferSize = d(SrqProperty.RECEIVE_BUFFER_SIZE);
 
     @ConfigProperty(defaultValue = "4096", description = "Largest message sent to a peer (SrqConnection.connect), bytes, 1..1073741824")
-    private String sendBufferSize = "4096";
+    private String sendBufferSize = d(SrqProperty.SEND_BUFFER_SIZE);
 
     @ConfigProperty(defaultValue = "", description = "Aliases of the resource adapter's authKeys whose token SrqConnection.connect presents (the first); empty for none")
-    private String authKey = "";
+    private String authKey = d(SrqProperty.AUTH_KEY);
 
     @ConfigProperty(defaultValue = "", description = "TOS / traffic class byte of the peers' packets, 0..255 (RoCE v2: DSCP x 4 + ECN); empty: rdma_cm's")
-    private String trafficClass = "";
+    private String trafficClass = d(SrqProperty.TRAFFIC_CLASS);
     @ConfigProperty(defaultValue = "14", description = "ACK timeout exponent, 1..31: 4.096 us x 2^n (14 = 67.1 ms); a dead peer is seen after ackTimeout x (retryCount + 1)")
-    private String ackTimeout = "14";
+    private String ackTimeout = d(SrqProperty.ACK_TIMEOUT);
     @ConfigProperty(defaultValue = "6", description = "Transport retries after an ACK timeout, 0..7 (rxe retries forever with 7)")
-    private String retryCount = "6";
+    private String retryCount = d(SrqProperty.RETRY_COUNT);
     @ConfigProperty(defaultValue = "7", description = "Retries after an RNR NAK (the peer's SRQ empty), 0..7; 7 = retry forever")
-    private String rnrRetryCount = "7";
+    private String rnrRetryCount = d(SrqProperty.RNR_RETRY_COUNT);
 
     private transient ResourceAdapter resourceAdapter;
     private transient ReceiveService receiveService;
@@ -169,6 +170,10 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     /** @param authKey aliases of the resource adapter's authKeys, comma-separated; empty for none */
     public void setAuthKey(String authKey) {
         this.authKey = authKey;
+    }
+
+    private static String d(SrqProperty property) {
+        return property.defaultFor(SrqProperty.Side.CONNECTION_DEFINITION);
     }
 
     PropertyCheck check() {
