@@ -1,0 +1,56 @@
+package io.rdma.srq.ra;
+
+import io.rdma.srq.ra.inbound.SrqActivationSpec;
+import io.rdma.srq.ra.outbound.SrqManagedConnectionFactory;
+import io.rdma.srq.ra.support.SrqProperty;
+import io.rdma.srq.ra.support.SrqProperty.Side;
+import jakarta.resource.spi.ConfigProperty;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
+import java.lang.reflect.Field;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The activation spec and the connection definition have exactly the properties {@link SrqProperty}
+ * declares for their side, a fresh bean holds the declared defaults, and the connection
+ * definition's {@code @ConfigProperty(defaultValue)} (the container's copy, which an annotation can
+ * only hold as a literal) agrees with the table.
+ */
+class PropertiesDeclaredOnceTest {
+
+    @ParameterizedTest
+    @EnumSource(Side.class)
+    void aFreshBeanHasTheDeclaredPropertiesWithTheirDefaults(Side side) throws Exception {
+        Object bean = side == Side.ACTIVATION ? new SrqActivationSpec() : new SrqManagedConnectionFactory();
+        Map<String, String> declared = SrqProperty.of(side).stream()
+                .collect(Collectors.toMap(SrqProperty::property, p -> p.defaultFor(side), (a, b) -> a, TreeMap::new));
+        Map<String, String> held = new TreeMap<>();
+        for (PropertyDescriptor d : Introspector.getBeanInfo(bean.getClass()).getPropertyDescriptors()) {
+            if (d.getPropertyType() == String.class && d.getReadMethod() != null && d.getWriteMethod() != null) {
+                held.put(d.getName(), (String) d.getReadMethod().invoke(bean));
+            }
+        }
+        assertEquals(declared, held, bean.getClass().getSimpleName() + "'s text properties and their defaults");
+    }
+
+    @Test
+    void theConfigPropertyDefaultsAreTheDeclaredOnes() {
+        Map<String, String> annotated = Arrays.stream(SrqManagedConnectionFactory.class.getDeclaredFields())
+                .filter(f -> f.isAnnotationPresent(ConfigProperty.class))
+                .collect(Collectors.toMap(Field::getName, f -> f.getAnnotation(ConfigProperty.class).defaultValue(),
+                        (a, b) -> a, TreeMap::new));
+        Map<String, String> declared = SrqProperty.of(Side.CONNECTION_DEFINITION).stream()
+                .collect(Collectors.toMap(SrqProperty::property, p -> p.defaultFor(Side.CONNECTION_DEFINITION),
+                        (a, b) -> a, TreeMap::new));
+        assertEquals(declared, annotated, "@ConfigProperty(defaultValue) of SrqManagedConnectionFactory");
+    }
+}
