@@ -22,8 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * The activation spec and the connection definition have exactly the properties {@link SrqProperty}
  * declares for their side, a fresh bean holds the declared defaults, and the connection
- * definition's {@code @ConfigProperty(defaultValue)} (the container's copy, which an annotation can
- * only hold as a literal) agrees with the table.
+ * definition's {@code @ConfigProperty} default and description (the container's copy, which an
+ * annotation can only hold as literals) agree with the table.
  */
 class PropertiesDeclaredOnceTest {
 
@@ -43,14 +43,15 @@ class PropertiesDeclaredOnceTest {
     }
 
     @Test
-    void theConfigPropertyDefaultsAreTheDeclaredOnes() {
+    void theConfigPropertyDefaultsAndDescriptionsAreTheDeclaredOnes() {
         Map<String, String> annotated = Arrays.stream(SrqManagedConnectionFactory.class.getDeclaredFields())
                 .filter(f -> f.isAnnotationPresent(ConfigProperty.class))
-                .collect(Collectors.toMap(Field::getName, f -> f.getAnnotation(ConfigProperty.class).defaultValue(),
-                        (a, b) -> a, TreeMap::new));
+                .collect(Collectors.toMap(Field::getName, f -> f.getAnnotation(ConfigProperty.class).defaultValue()
+                        + " | " + String.join(" ", f.getAnnotation(ConfigProperty.class).description()), (a, b) -> a,
+                        TreeMap::new));
         Map<String, String> declared = SrqProperty.of(Side.CONNECTION_DEFINITION).stream()
-                .collect(Collectors.toMap(SrqProperty::property, p -> p.defaultFor(Side.CONNECTION_DEFINITION),
-                        (a, b) -> a, TreeMap::new));
-        assertEquals(declared, annotated, "@ConfigProperty(defaultValue) of SrqManagedConnectionFactory");
+                .collect(Collectors.toMap(SrqProperty::property, p -> p.defaultFor(Side.CONNECTION_DEFINITION)
+                        + " | " + p.description(), (a, b) -> a, TreeMap::new));
+        assertEquals(declared, annotated, "@ConfigProperty(defaultValue | description) of SrqManagedConnectionFactory");
     }
 }

@@ -54,36 +54,36 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private static final long serialVersionUID = 1L;
     private static final PropertyCheck CHECK = new PropertyCheck(SrqManagedConnectionFactory.class);
 
-    @ConfigProperty(defaultValue = "auto", description = "Verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs or soft")
+    @ConfigProperty(defaultValue = "auto", description = "verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs or soft; allowed: auto, ibverbs, soft")
     private String provider = d(SrqProperty.PROVIDER);
-    @ConfigProperty(defaultValue = "", description = "Device name (e.g. mlx5_0, rxe0); empty for the provider's first device")
+    @ConfigProperty(defaultValue = "", description = "the device, by name, by its interface's address or by a GID (docs/configuration.md, Which device); empty: the soft profile's device, or the first ibverbs device by name; allowed: a device name, an IP address of its interface, gid:GID, or empty")
     private String device = d(SrqProperty.DEVICE);
-    @ConfigProperty(defaultValue = "rxe", description = "Soft device profile: rxe, mlx5 or efa")
+    @ConfigProperty(defaultValue = "rxe", description = "the soft device's profile (efa opens, but has no SRQs: openSrq / connect fail with EOPNOTSUPP); allowed: rxe, mlx5, efa")
     private String softProfile = d(SrqProperty.SOFT_PROFILE);
-    @ConfigProperty(defaultValue = "1", description = "Port number, 1..phys_port_cnt")
+    @ConfigProperty(defaultValue = "1", description = "the device's port number; allowed: 1..phys_port_cnt")
     private String port = d(SrqProperty.PORT);
-    @ConfigProperty(defaultValue = "1024", description = "max_wr of the SRQ 'default' that peers ride on when connect names no SRQ, 1..max_srq_wr")
+    @ConfigProperty(defaultValue = "1024", description = "max_wr of the SRQ (a connection definition's: the SRQ default that connect attaches peers to); allowed: 1..max_srq_wr")
     private String srqMaxWr = d(SrqProperty.SRQ_MAX_WR);
-    @ConfigProperty(defaultValue = "1", description = "max_sge of the SRQ 'default', 1..max_srq_sge")
+    @ConfigProperty(defaultValue = "1", description = "max_sge of the SRQ; allowed: 1..max_srq_sge")
     private String srqMaxSge = d(SrqProperty.SRQ_MAX_SGE);
-    @ConfigProperty(defaultValue = "0", description = "srq_limit (low watermark) of the SRQ 'default', 0..srqMaxWr-1; 0 = not armed")
+    @ConfigProperty(defaultValue = "0", description = "srq_limit, the low watermark that fires SrqLimitReached; 0: not armed; allowed: 0..srqMaxWr − 1")
     private String srqLimit = d(SrqProperty.SRQ_LIMIT);
-    @ConfigProperty(defaultValue = "4096", description = "Bytes per receive buffer of every pooled SRQ (slab = max_wr x this), 1..1073741824; a longer reply fails its peer with EIO")
+    @ConfigProperty(defaultValue = "4096", description = "bytes per receive buffer of every pooled SRQ (srqMaxWr × this at most 16 GiB); a longer reply fails its peer with EIO; allowed: 1..1073741824")
     private String receiveBufferSize = d(SrqProperty.RECEIVE_BUFFER_SIZE);
 
-    @ConfigProperty(defaultValue = "4096", description = "Largest message sent to a peer (SrqConnection.connect), bytes, 1..1073741824")
+    @ConfigProperty(defaultValue = "4096", description = "the largest message sent to a peer (SrqConnection.connect); allowed: 1..16777216")
     private String sendBufferSize = d(SrqProperty.SEND_BUFFER_SIZE);
 
-    @ConfigProperty(defaultValue = "", description = "Aliases of the resource adapter's authKeys whose token SrqConnection.connect presents (the first); empty for none")
+    @ConfigProperty(defaultValue = "", description = "the keys whose token is presented on connect (the first) and, on an activation, accepted; empty: none; allowed: aliases of the adapter's authKeys, comma-separated, or empty")
     private String authKey = d(SrqProperty.AUTH_KEY);
 
-    @ConfigProperty(defaultValue = "", description = "TOS / traffic class byte of the peers' packets, 0..255 (RoCE v2: DSCP x 4 + ECN); empty: rdma_cm's")
+    @ConfigProperty(defaultValue = "", description = "TOS / traffic class of the QPs' packets (RoCE v2: DSCP × 4 + ECN); empty: rdma_cm's; allowed: 0..255")
     private String trafficClass = d(SrqProperty.TRAFFIC_CLASS);
-    @ConfigProperty(defaultValue = "14", description = "ACK timeout exponent, 1..31: 4.096 us x 2^n (14 = 67.1 ms); a dead peer is seen after ackTimeout x (retryCount + 1)")
+    @ConfigProperty(defaultValue = "14", description = "ACK timeout exponent: 4.096 µs × 2^n (14: 67.1 ms); allowed: 1..31")
     private String ackTimeout = d(SrqProperty.ACK_TIMEOUT);
-    @ConfigProperty(defaultValue = "6", description = "Transport retries after an ACK timeout, 0..7 (rxe retries forever with 7)")
+    @ConfigProperty(defaultValue = "6", description = "transport retries after an ACK timeout (rxe retries forever with 7); allowed: 0..7")
     private String retryCount = d(SrqProperty.RETRY_COUNT);
-    @ConfigProperty(defaultValue = "7", description = "Retries after an RNR NAK (the peer's SRQ empty), 0..7; 7 = retry forever")
+    @ConfigProperty(defaultValue = "7", description = "retries after an RNR NAK (the peer's SRQ empty); 7: forever; allowed: 0..7")
     private String rnrRetryCount = d(SrqProperty.RNR_RETRY_COUNT);
 
     private transient ResourceAdapter resourceAdapter;

@@ -21,8 +21,8 @@ public enum SrqProperty {
     PROVIDER("provider", Kind.WORDS, "", 0, 0, "auto, ibverbs, soft", "auto", "auto", null,
             "verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs or soft"),
     DEVICE("device", Kind.TEXT, "", 0, 0, "a device name, an IP address of its interface, gid:GID, or empty", "", "",
-            null, "the device (see Which device above); empty: the soft profile's device, or the first ibverbs device "
-            + "by name"),
+            null, "the device, by name, by its interface's address or by a GID (docs/configuration.md, Which device); "
+            + "empty: the soft profile's device, or the first ibverbs device by name"),
     SOFT_PROFILE("softProfile", Kind.WORDS, "", 0, 0, "rxe, mlx5, efa", "rxe", "rxe", null,
             "the soft device's profile (efa opens, but has no SRQs: openSrq / connect fail with EOPNOTSUPP)"),
     PORT("port", Kind.INTEGER, "", 1, 255, "1..phys_port_cnt", null, "1", "ports are numbered 1..phys_port_cnt",
@@ -244,6 +244,11 @@ public enum SrqProperty {
     /** @return the one-line meaning */
     public String doc() {
         return doc;
+    }
+
+    /** @return the one-line meaning and the allowed values, as a {@code @ConfigProperty} description gives them */
+    public String description() {
+        return doc + "; allowed: " + range();
     }
 
     /** @return the sides that have this property */
