@@ -30,7 +30,9 @@ import static io.rdma.srq.ra.support.SrqProperty.*;
  * Configures one message-endpoint activation: an SRQ fed by rdma_cm connections, whose receive
  * completions go to {@link SrqReceiveListener} MDBs. Every property is text (as in
  * {@code @ActivationConfigProperty}); {@link #validate()} checks them all and names the first bad
- * one with its allowed range. Device limits are checked again when the device is opened.
+ * one with its allowed range. Device limits are checked again when the device is opened. Each
+ * property's type, range, default and meaning are declared once, in {@link SrqProperty}
+ * ({@link SrqProperty.Side#ACTIVATION}).
  */
 @Activation(messageListeners = {SrqReceiveListener.class, SrqBatchListener.class})
 public class SrqActivationSpec implements ActivationSpec {
@@ -120,34 +122,28 @@ public class SrqActivationSpec implements ActivationSpec {
         return Math.min(maxWr, Math.max(Poller.BATCH, maxWr / 8));
     }
 
-    /** @return ordering text */
+    /** @return the text of {@link SrqProperty#ORDERING} */
     public String getOrdering() {
         return ordering;
     }
 
     /**
-     * @param ordering none (default: messages of one connection may be processed concurrently and out
-     *                 of arrival order) | connection (in arrival order, one at a time per connection;
-     *                 connections in parallel up to maxConcurrency)
+     * @param ordering the text of {@link SrqProperty#ORDERING} (its type, range, default and meaning)
      */
     public void setOrdering(String ordering) {
         this.ordering = ordering;
     }
 
-    /** @return maxHeldPerConnection text */
+    /** @return the text of {@link SrqProperty#MAX_HELD_PER_CONNECTION} */
     public String getMaxHeldPerConnection() {
         return maxHeldPerConnection;
     }
 
     /**
-     * @param maxHeldPerConnection messages of one connection that may wait in receive buffers of the
-     *                             SRQ behind its delivery in progress, under ordering=connection:
-     *                             32..srqMaxWr (or srqMaxWr when below 32); empty: srqMaxWr / 8, at
-     *                             least 32. Beyond it its messages are copied to the heap, and a
-     *                             stalled connection with as many again waiting in copies is
-     *                             disconnected. The same number bounds the receive buffers one
-     *                             connection's messages may keep through ReceiveCompletion.retain()
-     *                             (either ordering)
+     * @param maxHeldPerConnection the text of {@link SrqProperty#MAX_HELD_PER_CONNECTION} (its type,
+     *                             range, default and meaning); beyond it, under ordering=connection,
+     *                             its messages are copied to the heap, and a stalled connection with
+     *                             as many again waiting in copies is disconnected
      */
     public void setMaxHeldPerConnection(String maxHeldPerConnection) {
         this.maxHeldPerConnection = maxHeldPerConnection;
@@ -277,28 +273,25 @@ public class SrqActivationSpec implements ActivationSpec {
         recovery();
     }
 
-    /** @return recoveryInitialDelay text */
+    /** @return the text of {@link SrqProperty#RECOVERY_INITIAL_DELAY} */
     public String getRecoveryInitialDelay() {
         return recoveryInitialDelay;
     }
 
     /**
-     * @param recoveryInitialDelay milliseconds, 10..60000 (default 100): the wait before the first
-     *                             retry to open the device when it (or the listen address) is missing
-     *                             at activation or lost later; each next retry waits twice as long
+     * @param recoveryInitialDelay the text of {@link SrqProperty#RECOVERY_INITIAL_DELAY} (its type, range, default and meaning)
      */
     public void setRecoveryInitialDelay(String recoveryInitialDelay) {
         this.recoveryInitialDelay = recoveryInitialDelay;
     }
 
-    /** @return recoveryMaxDelay text */
+    /** @return the text of {@link SrqProperty#RECOVERY_MAX_DELAY} */
     public String getRecoveryMaxDelay() {
         return recoveryMaxDelay;
     }
 
     /**
-     * @param recoveryMaxDelay milliseconds, recoveryInitialDelay..3600000 (default 30000): the longest
-     *                         wait between retries to open the device
+     * @param recoveryMaxDelay the text of {@link SrqProperty#RECOVERY_MAX_DELAY} (its type, range, default and meaning)
      */
     public void setRecoveryMaxDelay(String recoveryMaxDelay) {
         this.recoveryMaxDelay = recoveryMaxDelay;
@@ -314,385 +307,437 @@ public class SrqActivationSpec implements ActivationSpec {
         this.resourceAdapter = ra;
     }
 
-    /** @return auto | ibverbs | soft */
+    /** @return the text of {@link SrqProperty#PROVIDER} */
     public String getProvider() {
         return provider;
     }
 
-    /** @param provider auto | ibverbs | soft */
+    /**
+     * @param provider the text of {@link SrqProperty#PROVIDER} (its type, range, default and meaning)
+     */
     public void setProvider(String provider) {
         this.provider = provider;
     }
 
-    /** @return device name, empty for the first */
+    /** @return the text of {@link SrqProperty#DEVICE} */
     public String getDevice() {
         return device;
     }
 
-    /** @param device device name, empty for the first */
+    /**
+     * @param device the text of {@link SrqProperty#DEVICE} (its type, range, default and meaning)
+     */
     public void setDevice(String device) {
         this.device = device;
     }
 
-    /** @return rxe | mlx5 | efa */
+    /** @return the text of {@link SrqProperty#SOFT_PROFILE} */
     public String getSoftProfile() {
         return softProfile;
     }
 
-    /** @param softProfile rxe | mlx5 | efa */
+    /**
+     * @param softProfile the text of {@link SrqProperty#SOFT_PROFILE} (its type, range, default and meaning)
+     */
     public void setSoftProfile(String softProfile) {
         this.softProfile = softProfile;
     }
 
-    /** @return the SRQ name, empty for the endpoint class's simple name */
+    /** @return the text of {@link SrqProperty#SRQ_NAME} */
     public String getSrqName() {
         return srqName;
     }
 
-    /** @param srqName the SRQ name */
+    /**
+     * @param srqName the text of {@link SrqProperty#SRQ_NAME} (its type, range, default and meaning)
+     */
     public void setSrqName(String srqName) {
         this.srqName = srqName;
     }
 
-    /** @return srqMaxWr text */
+    /** @return the text of {@link SrqProperty#SRQ_MAX_WR} */
     public String getSrqMaxWr() {
         return srqMaxWr;
     }
 
-    /** @param srqMaxWr 1..max_srq_wr */
+    /**
+     * @param srqMaxWr the text of {@link SrqProperty#SRQ_MAX_WR} (its type, range, default and meaning)
+     */
     public void setSrqMaxWr(String srqMaxWr) {
         this.srqMaxWr = srqMaxWr;
     }
 
-    /** @return srqMaxSge text */
+    /** @return the text of {@link SrqProperty#SRQ_MAX_SGE} */
     public String getSrqMaxSge() {
         return srqMaxSge;
     }
 
-    /** @param srqMaxSge 1..max_srq_sge */
+    /**
+     * @param srqMaxSge the text of {@link SrqProperty#SRQ_MAX_SGE} (its type, range, default and meaning)
+     */
     public void setSrqMaxSge(String srqMaxSge) {
         this.srqMaxSge = srqMaxSge;
     }
 
-    /** @return bufferSize text */
+    /** @return the text of {@link SrqProperty#BUFFER_SIZE} */
     public String getBufferSize() {
         return bufferSize;
     }
 
-    /** @param bufferSize bytes per receive buffer, 1..1073741824 */
+    /**
+     * @param bufferSize the text of {@link SrqProperty#BUFFER_SIZE} (its type, range, default and meaning)
+     */
     public void setBufferSize(String bufferSize) {
         this.bufferSize = bufferSize;
     }
 
-    /** @return srqLimit text */
+    /** @return the text of {@link SrqProperty#SRQ_LIMIT} */
     public String getSrqLimit() {
         return srqLimit;
     }
 
-    /** @param srqLimit 0..srqMaxWr − 1 (0: not armed) */
+    /**
+     * @param srqLimit the text of {@link SrqProperty#SRQ_LIMIT} (its type, range, default and meaning)
+     */
     public void setSrqLimit(String srqLimit) {
         this.srqLimit = srqLimit;
     }
 
-    /** @return cqSize text, empty = srqMaxWr */
+    /** @return the text of {@link SrqProperty#CQ_SIZE} */
     public String getCqSize() {
         return cqSize;
     }
 
-    /** @param cqSize srqMaxWr..max_cqe */
+    /**
+     * @param cqSize the text of {@link SrqProperty#CQ_SIZE} (its type, range, default and meaning)
+     */
     public void setCqSize(String cqSize) {
         this.cqSize = cqSize;
     }
 
-    /** @return busy | event | adaptive */
+    /** @return the text of {@link SrqProperty#POLL_MODE} */
     public String getPollMode() {
         return pollMode;
     }
 
-    /** @param pollMode busy | event | adaptive (as event when the poller delivers inline: maxConcurrency 1, ordering none) */
+    /**
+     * @param pollMode the text of {@link SrqProperty#POLL_MODE} (its type, range, default and meaning)
+     */
     public void setPollMode(String pollMode) {
         this.pollMode = pollMode;
     }
 
-    /** @return maxSequentialDeliveryFailures text */
+    /** @return the text of {@link SrqProperty#MAX_SEQUENTIAL_DELIVERY_FAILURES} */
     public String getMaxSequentialDeliveryFailures() {
         return maxSequentialDeliveryFailures;
     }
 
     /**
-     * @param maxSequentialDeliveryFailures 0..1000000 (default 0: never): after that many messages in
-     *                                      a row were dead-lettered, delivery pauses (completions wait
-     *                                      in the CQ) until resumed or pauseTimeout
+     * @param maxSequentialDeliveryFailures the text of {@link SrqProperty#MAX_SEQUENTIAL_DELIVERY_FAILURES} (its type, range, default and meaning)
      */
     public void setMaxSequentialDeliveryFailures(String maxSequentialDeliveryFailures) {
         this.maxSequentialDeliveryFailures = maxSequentialDeliveryFailures;
     }
 
-    /** @return pauseTimeout text */
+    /** @return the text of {@link SrqProperty#PAUSE_TIMEOUT} */
     public String getPauseTimeout() {
         return pauseTimeout;
     }
 
-    /** @param pauseTimeout milliseconds, 0..86400000 (default 60000; 0: until resumed by management) */
+    /**
+     * @param pauseTimeout the text of {@link SrqProperty#PAUSE_TIMEOUT} (its type, range, default and meaning)
+     */
     public void setPauseTimeout(String pauseTimeout) {
         this.pauseTimeout = pauseTimeout;
     }
 
-    /** @return replyTimeout text */
+    /** @return the text of {@link SrqProperty#REPLY_TIMEOUT} */
     public String getReplyTimeout() {
         return replyTimeout;
     }
 
     /**
-     * @param replyTimeout milliseconds, 0..30000 (default 1000): how long a reply waits for room in
-     *                     its connection's send ring of 64 replies (full when the peer stops reading);
-     *                     then it fails with ETIMEDOUT and the delivering thread goes on
+     * @param replyTimeout the text of {@link SrqProperty#REPLY_TIMEOUT} (its type, range, default and meaning)
      */
     public void setReplyTimeout(String replyTimeout) {
         this.replyTimeout = replyTimeout;
     }
 
-    /** @return maxBatchSize text */
+    /** @return the text of {@link SrqProperty#MAX_BATCH_SIZE} */
     public String getMaxBatchSize() {
         return maxBatchSize;
     }
 
     /**
-     * @param maxBatchSize 1..32 (default 32): messages per call of an MDB implementing
-     *                     SrqBatchListener; ignored for SrqReceiveListener
+     * @param maxBatchSize the text of {@link SrqProperty#MAX_BATCH_SIZE} (its type, range, default and meaning)
      */
     public void setMaxBatchSize(String maxBatchSize) {
         this.maxBatchSize = maxBatchSize;
     }
 
-    /** @return maxDeliveryAttempts text */
+    /** @return the text of {@link SrqProperty#MAX_DELIVERY_ATTEMPTS} */
     public String getMaxDeliveryAttempts() {
         return maxDeliveryAttempts;
     }
 
     /**
-     * @param maxDeliveryAttempts 1..1000 (default 1): attempts per message; a failed attempt (an
-     *                            exception out of the listener or before/afterDelivery, a rolled-back
-     *                            container transaction) is repeated at once until they run out, then
-     *                            SrqDeadLetter is fired
+     * @param maxDeliveryAttempts the text of {@link SrqProperty#MAX_DELIVERY_ATTEMPTS} (its type,
+     *                            range, default and meaning); a failed attempt (an exception out of
+     *                            the listener or before/afterDelivery, a rolled-back container
+     *                            transaction) is repeated at once
      */
     public void setMaxDeliveryAttempts(String maxDeliveryAttempts) {
         this.maxDeliveryAttempts = maxDeliveryAttempts;
     }
 
-    /** @return drainTimeout text */
+    /** @return the text of {@link SrqProperty#DRAIN_TIMEOUT} */
     public String getDrainTimeout() {
         return drainTimeout;
     }
 
     /**
-     * @param drainTimeout milliseconds, 0..600000 (default 5000): at deactivation, after the QPs
-     *                     stopped acknowledging, how long what the CQ holds is still delivered; the
-     *                     rest is counted undelivered and logged (SRQRA0300)
+     * @param drainTimeout the text of {@link SrqProperty#DRAIN_TIMEOUT} (its type, range, default and meaning)
      */
     public void setDrainTimeout(String drainTimeout) {
         this.drainTimeout = drainTimeout;
     }
 
-    /** @return maxConcurrency text */
+    /** @return the text of {@link SrqProperty#MAX_CONCURRENCY} */
     public String getMaxConcurrency() {
         return maxConcurrency;
     }
 
     /**
-     * @param maxConcurrency 1..1024; 1 with ordering none: the poller delivers on its own thread
-     *                       (no WorkManager hand-off; see Poller)
+     * @param maxConcurrency the text of {@link SrqProperty#MAX_CONCURRENCY} (its type, range, default and meaning)
      */
     public void setMaxConcurrency(String maxConcurrency) {
         this.maxConcurrency = maxConcurrency;
     }
 
-    /** @return listen text: true | false */
+    /** @return the text of {@link SrqProperty#LISTEN} */
     public String getListen() {
         return listen;
     }
 
-    /** @param listen true (default): listen on listenAddress:listenPort; false: no listener (needs connectTo) */
+    /**
+     * @param listen the text of {@link SrqProperty#LISTEN} (its type, range, default and meaning)
+     */
     public void setListen(String listen) {
         this.listen = listen;
     }
 
-    /** @return trafficClass text */
+    /** @return the text of {@link SrqProperty#TRAFFIC_CLASS} */
     public String getTrafficClass() {
         return trafficClass;
     }
 
-    /** @param trafficClass TOS / traffic class of the connections' packets, 0..255; empty for rdma_cm's */
+    /**
+     * @param trafficClass the text of {@link SrqProperty#TRAFFIC_CLASS} (its type, range, default and meaning)
+     */
     public void setTrafficClass(String trafficClass) {
         this.trafficClass = trafficClass;
     }
 
-    /** @return ackTimeout text */
+    /** @return the text of {@link SrqProperty#ACK_TIMEOUT} */
     public String getAckTimeout() {
         return ackTimeout;
     }
 
-    /** @param ackTimeout ACK timeout exponent 1..31: 4.096 µs × 2^n (default 14: 67.1 ms) */
+    /**
+     * @param ackTimeout the text of {@link SrqProperty#ACK_TIMEOUT} (its type, range, default and meaning)
+     */
     public void setAckTimeout(String ackTimeout) {
         this.ackTimeout = ackTimeout;
     }
 
-    /** @return retryCount text */
+    /** @return the text of {@link SrqProperty#RETRY_COUNT} */
     public String getRetryCount() {
         return retryCount;
     }
 
-    /** @param retryCount transport retries after an ACK timeout, 0..7 (default 6; rxe retries forever with 7) */
+    /**
+     * @param retryCount the text of {@link SrqProperty#RETRY_COUNT} (its type, range, default and meaning)
+     */
     public void setRetryCount(String retryCount) {
         this.retryCount = retryCount;
     }
 
-    /** @return rnrRetryCount text */
+    /** @return the text of {@link SrqProperty#RNR_RETRY_COUNT} */
     public String getRnrRetryCount() {
         return rnrRetryCount;
     }
 
-    /** @param rnrRetryCount retries after an RNR NAK, 0..7; 7 (default) = forever */
+    /**
+     * @param rnrRetryCount the text of {@link SrqProperty#RNR_RETRY_COUNT} (its type, range, default and meaning)
+     */
     public void setRnrRetryCount(String rnrRetryCount) {
         this.rnrRetryCount = rnrRetryCount;
     }
 
-    /** @return the rdma_cm listen address */
+    /** @return the text of {@link SrqProperty#LISTEN_ADDRESS} */
     public String getListenAddress() {
         return listenAddress;
     }
 
-    /** @param listenAddress an IP address of the device's interface */
+    /**
+     * @param listenAddress the text of {@link SrqProperty#LISTEN_ADDRESS} (its type, range, default and meaning)
+     */
     public void setListenAddress(String listenAddress) {
         this.listenAddress = listenAddress;
     }
 
-    /** @return listenPort text */
+    /** @return the text of {@link SrqProperty#LISTEN_PORT} */
     public String getListenPort() {
         return listenPort;
     }
 
-    /** @param listenPort 0..65535 */
+    /**
+     * @param listenPort the text of {@link SrqProperty#LISTEN_PORT} (its type, range, default and meaning)
+     */
     public void setListenPort(String listenPort) {
         this.listenPort = listenPort;
     }
 
-    /** @return initialFill text; empty = 4 × srqLimit, at most srqMaxWr (srqMaxWr when srqLimit is 0) */
+    /** @return the text of {@link SrqProperty#INITIAL_FILL} */
     public String getInitialFill() {
         return initialFill;
     }
 
-    /** @param initialFill receive WRs posted at start, srqLimit + 1..srqMaxWr; empty for the default (4 × srqLimit) */
+    /**
+     * @param initialFill the text of {@link SrqProperty#INITIAL_FILL} (its type, range, default and meaning)
+     */
     public void setInitialFill(String initialFill) {
         this.initialFill = initialFill;
     }
 
-    /** @return fixed | grow */
+    /** @return the text of {@link SrqProperty#REPLENISH_POLICY} */
     public String getReplenishPolicy() {
         return replenishPolicy;
     }
 
-    /** @param replenishPolicy fixed | grow */
+    /**
+     * @param replenishPolicy the text of {@link SrqProperty#REPLENISH_POLICY} (its type, range, default and meaning)
+     */
     public void setReplenishPolicy(String replenishPolicy) {
         this.replenishPolicy = replenishPolicy;
     }
 
-    /** @return replyBufferSize text */
+    /** @return the text of {@link SrqProperty#REPLY_BUFFER_SIZE} */
     public String getReplyBufferSize() {
         return replyBufferSize;
     }
 
-    /** @param replyBufferSize bytes per reply (ReceiveCompletion.reply), 1..1073741824 */
+    /**
+     * @param replyBufferSize the text of {@link SrqProperty#REPLY_BUFFER_SIZE} (its type, range, default and meaning)
+     */
     public void setReplyBufferSize(String replyBufferSize) {
         this.replyBufferSize = replyBufferSize;
     }
 
-    /** @return connectTo text: host:port, or empty */
+    /** @return the text of {@link SrqProperty#CONNECT_TO} */
     public String getConnectTo() {
         return connectTo;
     }
 
-    /** @param connectTo host:port of a remote rdma_cm listener to keep connections to; empty for none */
+    /**
+     * @param connectTo the text of {@link SrqProperty#CONNECT_TO} (its type, range, default and meaning)
+     */
     public void setConnectTo(String connectTo) {
         this.connectTo = connectTo;
     }
 
-    /** @return connectCount text */
+    /** @return the text of {@link SrqProperty#CONNECT_COUNT} */
     public String getConnectCount() {
         return connectCount;
     }
 
-    /** @param connectCount connections kept to connectTo, 1..1024 */
+    /**
+     * @param connectCount the text of {@link SrqProperty#CONNECT_COUNT} (its type, range, default and meaning)
+     */
     public void setConnectCount(String connectCount) {
         this.connectCount = connectCount;
     }
 
-    /** @return reconnectInterval text (milliseconds) */
+    /** @return the text of {@link SrqProperty#RECONNECT_INTERVAL} */
     public String getReconnectInterval() {
         return reconnectInterval;
     }
 
-    /** @param reconnectInterval milliseconds before a failed or lost connection is tried again, 100..3600000 */
+    /**
+     * @param reconnectInterval the text of {@link SrqProperty#RECONNECT_INTERVAL} (its type, range, default and meaning)
+     */
     public void setReconnectInterval(String reconnectInterval) {
         this.reconnectInterval = reconnectInterval;
     }
 
-    /** @return allowedPeers text */
+    /** @return the text of {@link SrqProperty#ALLOWED_PEERS} */
     public String getAllowedPeers() {
         return allowedPeers;
     }
 
-    /** @param allowedPeers IPv4/IPv6 CIDRs (comma-separated) a connect request's source address must lie in; empty: any. Policy, not authentication: the address can be forged */
+    /**
+     * @param allowedPeers the text of {@link SrqProperty#ALLOWED_PEERS} (its type, range, default and meaning)
+     */
     public void setAllowedPeers(String allowedPeers) {
         this.allowedPeers = allowedPeers;
     }
 
-    /** @return maxConnections text */
+    /** @return the text of {@link SrqProperty#MAX_CONNECTIONS} */
     public String getMaxConnections() {
         return maxConnections;
     }
 
-    /** @param maxConnections accepted connections at most, 1..65536 */
+    /**
+     * @param maxConnections the text of {@link SrqProperty#MAX_CONNECTIONS} (its type, range, default and meaning)
+     */
     public void setMaxConnections(String maxConnections) {
         this.maxConnections = maxConnections;
     }
 
-    /** @return maxConnectionsPerPeer text */
+    /** @return the text of {@link SrqProperty#MAX_CONNECTIONS_PER_PEER} */
     public String getMaxConnectionsPerPeer() {
         return maxConnectionsPerPeer;
     }
 
-    /** @param maxConnectionsPerPeer accepted connections per peer address at most, 1..maxConnections; empty: maxConnections */
+    /**
+     * @param maxConnectionsPerPeer the text of {@link SrqProperty#MAX_CONNECTIONS_PER_PEER} (its type, range, default and meaning)
+     */
     public void setMaxConnectionsPerPeer(String maxConnectionsPerPeer) {
         this.maxConnectionsPerPeer = maxConnectionsPerPeer;
     }
 
-    /** @return connectRateLimit text */
+    /** @return the text of {@link SrqProperty#CONNECT_RATE_LIMIT} */
     public String getConnectRateLimit() {
         return connectRateLimit;
     }
 
-    /** @param connectRateLimit connect requests a second considered, 1..1000000; more are rejected */
+    /**
+     * @param connectRateLimit the text of {@link SrqProperty#CONNECT_RATE_LIMIT} (its type, range, default and meaning)
+     */
     public void setConnectRateLimit(String connectRateLimit) {
         this.connectRateLimit = connectRateLimit;
     }
 
-    /** @return authKey text */
+    /** @return the text of {@link SrqProperty#AUTH_KEY} */
     public String getAuthKey() {
         return authKey;
     }
 
-    /** @param authKey aliases of the resource adapter's authKeys (comma-separated; the first is presented by connectTo, all are accepted); empty: no token asked for */
+    /**
+     * @param authKey the text of {@link SrqProperty#AUTH_KEY} (its type, range, default and meaning)
+     */
     public void setAuthKey(String authKey) {
         this.authKey = authKey;
     }
 
-    /** @return tokenMaxAge text */
+    /** @return the text of {@link SrqProperty#TOKEN_MAX_AGE} */
     public String getTokenMaxAge() {
         return tokenMaxAge;
     }
 
-    /** @param tokenMaxAge milliseconds a token's timestamp may lie from this server's clock, 1000..600000 */
+    /**
+     * @param tokenMaxAge the text of {@link SrqProperty#TOKEN_MAX_AGE} (its type, range, default and meaning)
+     */
     public void setTokenMaxAge(String tokenMaxAge) {
         this.tokenMaxAge = tokenMaxAge;
     }

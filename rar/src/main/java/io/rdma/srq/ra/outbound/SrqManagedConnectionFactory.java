@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Creates the pooled connections: each opens a device context, allocates a protection domain and
  * keeps a pool of named SRQs. The container pools them; matching is by configuration (one
  * factory = one configuration). Properties are text, checked with messages that name the property
- * and its range; device limits are checked when the device is opened. Its statistics
+ * and its range; device limits are checked when the device is opened. Each property's type, range,
+ * default and meaning are declared once, in {@link SrqProperty} ({@link SrqProperty.Side#CONNECTION_DEFINITION}). Its statistics
  * ({@link StatisticsTable#DEFINITION}: device state, open connections, SRQs) are WildFly's
  * {@code .../connection-definitions=C/statistics=extended}, beside IronJacamar's {@code statistics=pool}.
  */
@@ -122,52 +123,62 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         }
     }
 
-    /** @return trafficClass text */
+    /** @return the text of {@link SrqProperty#TRAFFIC_CLASS} */
     public String getTrafficClass() {
         return trafficClass;
     }
 
-    /** @param trafficClass 0..255, empty for rdma_cm's */
+    /**
+     * @param trafficClass the text of {@link SrqProperty#TRAFFIC_CLASS} (its type, range, default and meaning)
+     */
     public void setTrafficClass(String trafficClass) {
         this.trafficClass = trafficClass;
     }
 
-    /** @return ackTimeout text */
+    /** @return the text of {@link SrqProperty#ACK_TIMEOUT} */
     public String getAckTimeout() {
         return ackTimeout;
     }
 
-    /** @param ackTimeout 1..31 (4.096 µs × 2^n) */
+    /**
+     * @param ackTimeout the text of {@link SrqProperty#ACK_TIMEOUT} (its type, range, default and meaning)
+     */
     public void setAckTimeout(String ackTimeout) {
         this.ackTimeout = ackTimeout;
     }
 
-    /** @return retryCount text */
+    /** @return the text of {@link SrqProperty#RETRY_COUNT} */
     public String getRetryCount() {
         return retryCount;
     }
 
-    /** @param retryCount 0..7 */
+    /**
+     * @param retryCount the text of {@link SrqProperty#RETRY_COUNT} (its type, range, default and meaning)
+     */
     public void setRetryCount(String retryCount) {
         this.retryCount = retryCount;
     }
 
-    /** @return rnrRetryCount text */
+    /** @return the text of {@link SrqProperty#RNR_RETRY_COUNT} */
     public String getRnrRetryCount() {
         return rnrRetryCount;
     }
 
-    /** @param rnrRetryCount 0..7, 7 = forever */
+    /**
+     * @param rnrRetryCount the text of {@link SrqProperty#RNR_RETRY_COUNT} (its type, range, default and meaning)
+     */
     public void setRnrRetryCount(String rnrRetryCount) {
         this.rnrRetryCount = rnrRetryCount;
     }
 
-    /** @return authKey text */
+    /** @return the text of {@link SrqProperty#AUTH_KEY} */
     public String getAuthKey() {
         return authKey;
     }
 
-    /** @param authKey aliases of the resource adapter's authKeys, comma-separated; empty for none */
+    /**
+     * @param authKey the text of {@link SrqProperty#AUTH_KEY} (its type, range, default and meaning)
+     */
     public void setAuthKey(String authKey) {
         this.authKey = authKey;
     }
@@ -287,92 +298,110 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         this.resourceAdapter = ra;
     }
 
-    /** @return provider: auto | ibverbs | soft */
+    /** @return the text of {@link SrqProperty#PROVIDER} */
     public String getProvider() {
         return provider;
     }
 
-    /** @param provider auto | ibverbs | soft */
+    /**
+     * @param provider the text of {@link SrqProperty#PROVIDER} (its type, range, default and meaning)
+     */
     public void setProvider(String provider) {
         this.provider = provider;
     }
 
-    /** @return the device name, empty for the first */
+    /** @return the text of {@link SrqProperty#DEVICE} */
     public String getDevice() {
         return device;
     }
 
-    /** @param device a device name, empty for the first */
+    /**
+     * @param device the text of {@link SrqProperty#DEVICE} (its type, range, default and meaning)
+     */
     public void setDevice(String device) {
         this.device = device;
     }
 
-    /** @return the soft profile */
+    /** @return the text of {@link SrqProperty#SOFT_PROFILE} */
     public String getSoftProfile() {
         return softProfile;
     }
 
-    /** @param softProfile rxe | mlx5 | efa */
+    /**
+     * @param softProfile the text of {@link SrqProperty#SOFT_PROFILE} (its type, range, default and meaning)
+     */
     public void setSoftProfile(String softProfile) {
         this.softProfile = softProfile;
     }
 
-    /** @return the port number text */
+    /** @return the text of {@link SrqProperty#PORT} */
     public String getPort() {
         return port;
     }
 
-    /** @param port 1..phys_port_cnt */
+    /**
+     * @param port the text of {@link SrqProperty#PORT} (its type, range, default and meaning)
+     */
     public void setPort(String port) {
         this.port = port;
     }
 
-    /** @return default SRQ max_wr text */
+    /** @return the text of {@link SrqProperty#SRQ_MAX_WR} */
     public String getSrqMaxWr() {
         return srqMaxWr;
     }
 
-    /** @param srqMaxWr 1..max_srq_wr */
+    /**
+     * @param srqMaxWr the text of {@link SrqProperty#SRQ_MAX_WR} (its type, range, default and meaning)
+     */
     public void setSrqMaxWr(String srqMaxWr) {
         this.srqMaxWr = srqMaxWr;
     }
 
-    /** @return default SRQ max_sge text */
+    /** @return the text of {@link SrqProperty#SRQ_MAX_SGE} */
     public String getSrqMaxSge() {
         return srqMaxSge;
     }
 
-    /** @param srqMaxSge 1..max_srq_sge */
+    /**
+     * @param srqMaxSge the text of {@link SrqProperty#SRQ_MAX_SGE} (its type, range, default and meaning)
+     */
     public void setSrqMaxSge(String srqMaxSge) {
         this.srqMaxSge = srqMaxSge;
     }
 
-    /** @return default srq_limit text */
+    /** @return the text of {@link SrqProperty#SRQ_LIMIT} */
     public String getSrqLimit() {
         return srqLimit;
     }
 
-    /** @param srqLimit 0..srqMaxWr − 1 (0: not armed) */
+    /**
+     * @param srqLimit the text of {@link SrqProperty#SRQ_LIMIT} (its type, range, default and meaning)
+     */
     public void setSrqLimit(String srqLimit) {
         this.srqLimit = srqLimit;
     }
 
-    /** @return receiveBufferSize text */
+    /** @return the text of {@link SrqProperty#RECEIVE_BUFFER_SIZE} */
     public String getReceiveBufferSize() {
         return receiveBufferSize;
     }
 
-    /** @param receiveBufferSize 1..1073741824 bytes per receive buffer of a pooled SRQ */
+    /**
+     * @param receiveBufferSize the text of {@link SrqProperty#RECEIVE_BUFFER_SIZE} (its type, range, default and meaning)
+     */
     public void setReceiveBufferSize(String receiveBufferSize) {
         this.receiveBufferSize = receiveBufferSize;
     }
 
-    /** @return sendBufferSize text */
+    /** @return the text of {@link SrqProperty#SEND_BUFFER_SIZE} */
     public String getSendBufferSize() {
         return sendBufferSize;
     }
 
-    /** @param sendBufferSize 1..1073741824 bytes */
+    /**
+     * @param sendBufferSize the text of {@link SrqProperty#SEND_BUFFER_SIZE} (its type, range, default and meaning)
+     */
     public void setSendBufferSize(String sendBufferSize) {
         this.sendBufferSize = sendBufferSize;
     }
