@@ -5,6 +5,7 @@ import io.rdma.srq.ra.outbound.SrqManagedConnectionFactory;
 import io.rdma.srq.ra.support.SrqProperty;
 import io.rdma.srq.ra.support.SrqProperty.Side;
 import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.InvalidPropertyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -18,10 +19,12 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The activation spec and the connection definition have exactly the properties {@link SrqProperty}
- * declares for their side, a fresh bean holds the declared defaults, and the connection
+ * declares for their side, a fresh bean holds the declared defaults, a property of words refuses
+ * other text naming exactly the declared words, and the connection
  * definition's {@code @ConfigProperty} default and description (the container's copy, which an
  * annotation can only hold as literals) agree with the table.
  */
@@ -40,6 +43,26 @@ class PropertiesDeclaredOnceTest {
             }
         }
         assertEquals(declared, held, bean.getClass().getSimpleName() + "'s text properties and their defaults");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Side.class)
+    void aWordPropertyRefusesTextWithTheDeclaredWords(Side side) throws Exception {
+        for (SrqProperty p : SrqProperty.of(side)) {
+            if (p.kind() != SrqProperty.Kind.WORDS && p.kind() != SrqProperty.Kind.BOOLEAN) {
+                continue;
+            }
+            Object bean = side == Side.ACTIVATION ? new SrqActivationSpec() : new SrqManagedConnectionFactory();
+            new PropertyDescriptor(p.property(), bean.getClass()).getWriteMethod().invoke(bean, "x!");
+            Exception e = assertThrows(InvalidPropertyException.class, () -> {
+                if (bean instanceof SrqActivationSpec spec) {
+                    spec.validate();
+                } else {
+                    ((SrqManagedConnectionFactory) bean).config();
+                }
+            });
+            assertEquals(p.property() + " must be one of " + p.range() + ", got 'x!'", e.getMessage());
+        }
     }
 
     @Test

@@ -4,7 +4,6 @@ import jakarta.resource.spi.InvalidPropertyException;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Every configuration property of the adapter, declared once: the activation spec's
@@ -13,9 +12,10 @@ import java.util.Objects;
  * name, {@link Kind}, unit, allowed range, default (as the text the setters take, per {@link Side}:
  * {@code null} where the side has no such property) and a one-line meaning. The two beans take
  * their defaults from here, and the static range checks ({@link #parse(PropertyCheck, String)})
- * read their bounds from here; ranges that depend on another property or on the device
- * ({@link #dependentRange()}) are checked with bounds the bean computes and this property's
- * explanation. docs/configuration.md's tables are this table (ConfigurationTablesTest).
+ * read their bounds from here; ranges that depend on another property or on the device (written
+ * so in {@link #range()}, e.g. {@code 0..srqMaxWr − 1}) are checked with bounds the bean computes
+ * ({@link #parse(PropertyCheck, String, long, long)}) and this property's explanation.
+ * docs/configuration.md's tables are this table (ConfigurationTablesTest).
  */
 public enum SrqProperty {
     PROVIDER("provider", Kind.WORDS, "", 0, 0, "auto, ibverbs, soft", "auto", "auto", null,
@@ -231,11 +231,6 @@ public enum SrqProperty {
         return max;
     }
 
-    /** @return true when the allowed range depends on another property or on the device */
-    public boolean dependentRange() {
-        return range != null && (kind == Kind.INTEGER || kind == Kind.DURATION);
-    }
-
     /** @return the allowed values as the tables write them, e.g. {@code 1..1024} or {@code fixed, grow} */
     public String range() {
         return range != null ? range : min + ".." + max;
@@ -309,25 +304,9 @@ public enum SrqProperty {
         return check.integer(property, value, low, high, why);
     }
 
-    /**
-     * @param check where errors are reported
-     * @param v     a value computed from this property
-     * @param low   smallest allowed
-     * @param high  largest allowed
-     * @return the value
-     * @throws InvalidPropertyException outside low..high, naming this property
-     */
-    public int inRange(PropertyCheck check, long v, long low, long high) throws InvalidPropertyException {
-        return check.inRange(property, v, low, high, why);
-    }
-
-    /** @param side a bean @param value its text, null or blank for the default @return the text to parse */
-    public String orDefault(Side side, String value) {
-        return value == null || value.isBlank() ? defaultFor(side) : value;
-    }
-
+    /** @return the property name */
     @Override
     public String toString() {
-        return Objects.requireNonNull(property);
+        return property;
     }
 }
