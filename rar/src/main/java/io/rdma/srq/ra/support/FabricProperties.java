@@ -7,31 +7,32 @@ import java.util.OptionalInt;
 
 /**
  * The fabric-setting properties a connection definition and an activation both have, parsed into
- * the {@link ConnectionParameters} of every connection they make or accept:
+ * the {@link ConnectionParameters} of every connection they make or accept (ranges and defaults:
+ * {@link SrqProperty}):
  * <ul>
- *   <li>{@code trafficClass}: the TOS / traffic class byte of the QP's packets, 0..255 (RoCE v2: DSCP
+ *   <li>{@code trafficClass}: the TOS / traffic class byte of the QP's packets (RoCE v2: DSCP
  *       × 4 + ECN, e.g. 106 = DSCP 26); empty: as rdma_cm sets it (0, or configfs
  *       {@code default_roce_tos});</li>
- *   <li>{@code ackTimeout}: the ACK timeout exponent, 1..31: 4.096 µs × 2^n (default
- *       14: 67.1 ms); 0, which never times out, is refused;</li>
- *   <li>{@code retryCount}: transport retries after an ACK timeout, 0..7 (default
- *       6): a peer that stopped answering is seen after ackTimeout ×
+ *   <li>{@code ackTimeout}: the ACK timeout exponent: 4.096 µs × 2^n; 0, which never times out, is
+ *       refused;</li>
+ *   <li>{@code retryCount}: transport retries after an ACK timeout: a peer that stopped answering
+ *       is seen after ackTimeout ×
  *       (retryCount + 1), with the defaults 0.47 s (the IB spec lets a device take up to 4 × that).
  *       7 is seven retries by the IB spec, but rxe retries forever with it (its completer never
  *       counts 7 down, rxe_comp.c; driver note 24), so the default stays below it;</li>
- *   <li>{@code rnrRetryCount}: retries after an RNR NAK (the peer's SRQ was empty), 0..7, 7 = retry
- *       forever (IB spec, rdma_connect(3); default 7, so a full
+ *   <li>{@code rnrRetryCount}: retries after an RNR NAK (the peer's SRQ was empty), 7 = retry
+ *       forever (IB spec, rdma_connect(3); the default, so a full
  *       receiver slows its senders down and fails none: the activation's pause relies on it); n &lt; 7
  *       fails a send with IBV_WC_RNR_RETRY_EXC_ERR after about n × 0.64 ms of an empty SRQ.</li>
  * </ul>
  * Source: rdma_connect(3), rdma_accept(3), ibv_modify_qp(3), InfiniBand spec 1.4 vol. 1 9.7.6.1.3.
  */
 public final class FabricProperties {
-    /** ackTimeout when not set ({@link SrqProperty#ACK_TIMEOUT}): 4.096 µs × 2^14 = 67.1 ms (what ibv_rc_pingpong and perftest use). */
+    /** ackTimeout when not set: {@link SrqProperty#ACK_TIMEOUT}'s default (what ibv_rc_pingpong and perftest use). */
     public static final int DEFAULT_ACK_TIMEOUT = defaultOf(SrqProperty.ACK_TIMEOUT);
-    /** retryCount when not set ({@link SrqProperty#RETRY_COUNT}): 6, the most that ends on every device (rxe never ends with 7: driver note 24). */
+    /** retryCount when not set: {@link SrqProperty#RETRY_COUNT}'s default, the most that ends on every device (driver note 24). */
     public static final int DEFAULT_RETRY_COUNT = defaultOf(SrqProperty.RETRY_COUNT);
-    /** rnrRetryCount when not set ({@link SrqProperty#RNR_RETRY_COUNT}): 7, retry forever. */
+    /** rnrRetryCount when not set: {@link SrqProperty#RNR_RETRY_COUNT}'s default, retry forever. */
     public static final int DEFAULT_RNR_RETRY_COUNT = defaultOf(SrqProperty.RNR_RETRY_COUNT);
 
     private FabricProperties() {
@@ -40,9 +41,9 @@ public final class FabricProperties {
     /**
      * @param check         where errors are reported
      * @param trafficClass  trafficClass text, empty for rdma_cm's
-     * @param ackTimeout    ackTimeout text, empty for 14
-     * @param retryCount    retryCount text, empty for 6
-     * @param rnrRetryCount rnrRetryCount text, empty for 7
+     * @param ackTimeout    ackTimeout text, empty for {@link #DEFAULT_ACK_TIMEOUT}
+     * @param retryCount    retryCount text, empty for {@link #DEFAULT_RETRY_COUNT}
+     * @param rnrRetryCount rnrRetryCount text, empty for {@link #DEFAULT_RNR_RETRY_COUNT}
      * @return the parameters
      * @throws InvalidPropertyException naming the property and its range
      */
