@@ -93,8 +93,6 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
         GROW
     }
 
-    static final int MAX_BUFFER = 1 << 30;
-
     /**
      * Checks the configuration against the opened device.
      *

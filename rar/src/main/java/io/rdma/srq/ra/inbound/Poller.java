@@ -58,7 +58,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Poller extends LongRunningWork {
     /** Completions per poll, and so messages per delivery batch, at most. */
-    public static final int BATCH = 32;
+    public static final int BATCH = io.rdma.srq.ra.support.SrqProperty.MAX_BATCH;
     /** How long the CQ must stay empty before a drain counts it empty (driver note 18), ms. */
     static final long QUIET_MS = 20;
     /** How often a paused poller looks whether it was resumed, ms. */

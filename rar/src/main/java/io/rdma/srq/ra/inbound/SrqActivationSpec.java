@@ -7,7 +7,7 @@ import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.IpLiteral;
 import io.rdma.srq.ra.support.PropertyCheck;
-import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.support.SrqProperty;
 import io.rdma.srq.ra.support.SrqSizing;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.AuthKey;
@@ -24,57 +24,61 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 
+import static io.rdma.srq.ra.support.SrqProperty.*;
+
 /**
  * Configures one message-endpoint activation: an SRQ fed by rdma_cm connections, whose receive
  * completions go to {@link SrqReceiveListener} MDBs. Every property is text (as in
  * {@code @ActivationConfigProperty}); {@link #validate()} checks them all and names the first bad
- * one with its allowed range. Device limits are checked again when the device is opened.
+ * one with its allowed range. Device limits are checked again when the device is opened. Each
+ * property's type, range, default and meaning are declared once, in {@link SrqProperty}
+ * ({@link SrqProperty.Side#ACTIVATION}).
  */
 @Activation(messageListeners = {SrqReceiveListener.class, SrqBatchListener.class})
 public class SrqActivationSpec implements ActivationSpec {
     private static final PropertyCheck CHECK = new PropertyCheck(SrqActivationSpec.class);
 
     private ResourceAdapter resourceAdapter;
-    private String provider = "auto";
-    private String device = "";
-    private String softProfile = "rxe";
-    private String srqName = "";
-    private String srqMaxWr = "1024";
-    private String srqMaxSge = "1";
-    private String bufferSize = "4096";
-    private String srqLimit = "64";
-    private String cqSize = "";
-    private String pollMode = "adaptive";
-    private String maxConcurrency = "8";
-    private String drainTimeout = "5000";
-    private String maxDeliveryAttempts = "1";
-    private String maxBatchSize = "32";
-    private String replyTimeout = "1000";
-    private String maxSequentialDeliveryFailures = "0";
-    private String pauseTimeout = "60000";
-    private String listen = "true";
-    private String listenAddress = "0.0.0.0";
-    private String listenPort = "7471";
-    private String initialFill = "";
-    private String replenishPolicy = "grow";
-    private String replyBufferSize = "4096";
-    private String connectTo = "";
-    private String connectCount = "1";
-    private String reconnectInterval = "1000";
-    private String allowedPeers = "";
-    private String maxConnections = "1024";
-    private String maxConnectionsPerPeer = "";
-    private String connectRateLimit = "1000";
-    private String authKey = "";
-    private String tokenMaxAge = "30000";
-    private String trafficClass = "";
-    private String ackTimeout = "14";
-    private String retryCount = "6";
-    private String rnrRetryCount = "7";
-    private String ordering = "none";
-    private String maxHeldPerConnection = "";
-    private String recoveryInitialDelay = "100";
-    private String recoveryMaxDelay = "30000";
+    private String provider = d(PROVIDER);
+    private String device = d(DEVICE);
+    private String softProfile = d(SOFT_PROFILE);
+    private String srqName = d(SRQ_NAME);
+    private String srqMaxWr = d(SRQ_MAX_WR);
+    private String srqMaxSge = d(SRQ_MAX_SGE);
+    private String bufferSize = d(BUFFER_SIZE);
+    private String srqLimit = d(SRQ_LIMIT);
+    private String cqSize = d(CQ_SIZE);
+    private String pollMode = d(POLL_MODE);
+    private String maxConcurrency = d(MAX_CONCURRENCY);
+    private String drainTimeout = d(DRAIN_TIMEOUT);
+    private String maxDeliveryAttempts = d(MAX_DELIVERY_ATTEMPTS);
+    private String maxBatchSize = d(MAX_BATCH_SIZE);
+    private String replyTimeout = d(REPLY_TIMEOUT);
+    private String maxSequentialDeliveryFailures = d(MAX_SEQUENTIAL_DELIVERY_FAILURES);
+    private String pauseTimeout = d(PAUSE_TIMEOUT);
+    private String listen = d(LISTEN);
+    private String listenAddress = d(LISTEN_ADDRESS);
+    private String listenPort = d(LISTEN_PORT);
+    private String initialFill = d(INITIAL_FILL);
+    private String replenishPolicy = d(REPLENISH_POLICY);
+    private String replyBufferSize = d(REPLY_BUFFER_SIZE);
+    private String connectTo = d(CONNECT_TO);
+    private String connectCount = d(CONNECT_COUNT);
+    private String reconnectInterval = d(RECONNECT_INTERVAL);
+    private String allowedPeers = d(ALLOWED_PEERS);
+    private String maxConnections = d(MAX_CONNECTIONS);
+    private String maxConnectionsPerPeer = d(MAX_CONNECTIONS_PER_PEER);
+    private String connectRateLimit = d(CONNECT_RATE_LIMIT);
+    private String authKey = d(AUTH_KEY);
+    private String tokenMaxAge = d(TOKEN_MAX_AGE);
+    private String trafficClass = d(TRAFFIC_CLASS);
+    private String ackTimeout = d(ACK_TIMEOUT);
+    private String retryCount = d(RETRY_COUNT);
+    private String rnrRetryCount = d(RNR_RETRY_COUNT);
+    private String ordering = d(ORDERING);
+    private String maxHeldPerConnection = d(MAX_HELD_PER_CONNECTION);
+    private String recoveryInitialDelay = d(RECOVERY_INITIAL_DELAY);
+    private String recoveryMaxDelay = d(RECOVERY_MAX_DELAY);
 
     /**
      * Parses and checks every property.
@@ -87,42 +91,30 @@ public class SrqActivationSpec implements ActivationSpec {
         SrqAttributes srq = SrqSizing.parse(CHECK, srqMaxWr, srqMaxSge, srqLimit);
         int maxWr = srq.maxWr();
         int limit = srq.srqLimit();
-        int buffer = CHECK.integer("bufferSize", bufferSize, 1, InboundConfig.MAX_BUFFER, "bytes per receive buffer");
-        int cq = CHECK.integer("cqSize", blankTo(cqSize, srqMaxWr), maxWr, Integer.MAX_VALUE,
-                "at least srqMaxWr, at most the device's max_cqe");
+        int buffer = BUFFER_SIZE.parse(CHECK, bufferSize);
+        int cq = CQ_SIZE.parse(CHECK, blankTo(cqSize, srqMaxWr), maxWr, CQ_SIZE.max());
         InboundConfig.PollMode mode = CHECK.oneOf("pollMode", pollMode, InboundConfig.PollMode.class);
-        int concurrency = CHECK.integer("maxConcurrency", maxConcurrency, 1, 1024, "endpoints delivering at once");
+        int concurrency = MAX_CONCURRENCY.parse(CHECK, maxConcurrency);
         InetSocketAddress listening = listening();
-        int fill = CHECK.integer("initialFill", blankTo(initialFill, String.valueOf(defaultFill(maxWr, limit))),
-                limit + 1L, maxWr, "receive WRs posted at start: more than srqLimit, at most srqMaxWr");
+        int fill = INITIAL_FILL.parse(CHECK, blankTo(initialFill, String.valueOf(defaultFill(maxWr, limit))),
+                limit + 1L, maxWr);
         InboundConfig.Replenish replenish = CHECK.oneOf("replenishPolicy", replenishPolicy, InboundConfig.Replenish.class);
-        int reply = CHECK.integer("replyBufferSize", replyBufferSize, 1, RcConnection.MAX_SLOT, "bytes per reply; "
-                + "a connection that replies registers a send ring of " + RcConnection.SEND_DEPTH + " such slots");
+        int reply = REPLY_BUFFER_SIZE.parse(CHECK, replyBufferSize);
         InetSocketAddress remote = remote();
-        int count = CHECK.integer("connectCount", connectCount, 1, 1024, "connections kept to connectTo");
-        int reconnect = CHECK.integer("reconnectInterval", reconnectInterval, 100, 3_600_000,
-                "milliseconds before a failed or lost connection is tried again");
-        int drain = CHECK.integer("drainTimeout", drainTimeout, 0, 600_000,
-                "milliseconds deactivation delivers what the CQ holds before counting the rest undelivered");
+        int count = CONNECT_COUNT.parse(CHECK, connectCount);
+        int reconnect = RECONNECT_INTERVAL.parse(CHECK, reconnectInterval);
+        int drain = DRAIN_TIMEOUT.parse(CHECK, drainTimeout);
         return new InboundConfig(selection, srqName == null ? "" : srqName.trim(), srq, buffer, cq, mode, concurrency,
                 listening, fill, replenish, reply, remote, count, Duration.ofMillis(reconnect),
-                Duration.ofMillis(drain), CHECK.integer("maxDeliveryAttempts", maxDeliveryAttempts, 1, 1000,
-                        "delivery attempts per message (1: a failed delivery is not repeated)"),
-                CHECK.integer("maxBatchSize", maxBatchSize, 1, Poller.BATCH,
-                        "messages per call of an SrqBatchListener (at most one poll of the CQ)"),
-                Duration.ofMillis(CHECK.integer("replyTimeout", replyTimeout, 0, 30_000,
-                        "milliseconds a reply waits for room in its connection's send ring, then ETIMEDOUT")),
-                CHECK.integer("maxSequentialDeliveryFailures", maxSequentialDeliveryFailures, 0, 1_000_000,
-                        "dead-lettered messages in a row that pause delivery (0: never pause)"),
-                Duration.ofMillis(CHECK.integer("pauseTimeout", pauseTimeout, 0, 86_400_000,
-                        "milliseconds a pause after failures lasts unless resumed (0: until resumed)")),
+                Duration.ofMillis(drain), MAX_DELIVERY_ATTEMPTS.parse(CHECK, maxDeliveryAttempts),
+                MAX_BATCH_SIZE.parse(CHECK, maxBatchSize),
+                Duration.ofMillis(REPLY_TIMEOUT.parse(CHECK, replyTimeout)),
+                MAX_SEQUENTIAL_DELIVERY_FAILURES.parse(CHECK, maxSequentialDeliveryFailures),
+                Duration.ofMillis(PAUSE_TIMEOUT.parse(CHECK, pauseTimeout)),
                 admission(), FabricProperties.parse(CHECK, trafficClass, ackTimeout, retryCount, rnrRetryCount),
                 CHECK.oneOf("ordering", ordering, InboundConfig.Ordering.class),
-                CHECK.integer("maxHeldPerConnection", blankTo(maxHeldPerConnection,
-                                String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(Poller.BATCH, maxWr), maxWr,
-                        "receive buffers one connection may hold (waiting under ordering=connection, or kept by "
-                                + "ReceiveCompletion.retain()): "
-                                + Poller.BATCH + " (one poll of the CQ) or srqMaxWr if less, up to srqMaxWr"));
+                MAX_HELD_PER_CONNECTION.parse(CHECK, blankTo(maxHeldPerConnection,
+                        String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(Poller.BATCH, maxWr), maxWr));
     }
 
     /** @return maxHeldPerConnection when blank: an eighth of srqMaxWr, at least one poll of the CQ (or srqMaxWr) */
@@ -130,34 +122,28 @@ public class SrqActivationSpec implements ActivationSpec {
         return Math.min(maxWr, Math.max(Poller.BATCH, maxWr / 8));
     }
 
-    /** @return ordering text */
+    /** @return the text of {@link SrqProperty#ORDERING} */
     public String getOrdering() {
         return ordering;
     }
 
     /**
-     * @param ordering none (default: messages of one connection may be processed concurrently and out
-     *                 of arrival order) | connection (in arrival order, one at a time per connection;
-     *                 connections in parallel up to maxConcurrency)
+     * @param ordering the text of {@link SrqProperty#ORDERING} (its type, range, default and meaning)
      */
     public void setOrdering(String ordering) {
         this.ordering = ordering;
     }
 
-    /** @return maxHeldPerConnection text */
+    /** @return the text of {@link SrqProperty#MAX_HELD_PER_CONNECTION} */
     public String getMaxHeldPerConnection() {
         return maxHeldPerConnection;
     }
 
     /**
-     * @param maxHeldPerConnection messages of one connection that may wait in receive buffers of the
-     *                             SRQ behind its delivery in progress, under ordering=connection:
-     *                             32..srqMaxWr (or srqMaxWr when below 32); empty: srqMaxWr / 8, at
-     *                             least 32. Beyond it its messages are copied to the heap, and a
-     *                             stalled connection with as many again waiting in copies is
-     *                             disconnected. The same number bounds the receive buffers one
-     *                             connection's messages may keep through ReceiveCompletion.retain()
-     *                             (either ordering)
+     * @param maxHeldPerConnection the text of {@link SrqProperty#MAX_HELD_PER_CONNECTION} (its type,
+     *                             range, default and meaning); beyond it, under ordering=connection,
+     *                             its messages are copied to the heap, and a stalled connection with
+     *                             as many again waiting in copies is disconnected
      */
     public void setMaxHeldPerConnection(String maxHeldPerConnection) {
         this.maxHeldPerConnection = maxHeldPerConnection;
@@ -177,7 +163,7 @@ public class SrqActivationSpec implements ActivationSpec {
             return null;
         }
         InetAddress address = listenAddress();
-        int port = CHECK.integer("listenPort", listenPort, 0, 65535, "0 = any free port");
+        int port = LISTEN_PORT.parse(CHECK, listenPort);
         return new InetSocketAddress(address, port);
     }
 
@@ -190,13 +176,10 @@ public class SrqActivationSpec implements ActivationSpec {
             throw CHECK.invalid("allowedPeers", "allowedPeers must be IPv4/IPv6 CIDRs separated by commas (empty: any "
                     + "address): " + e.getMessage());
         }
-        int max = CHECK.integer("maxConnections", maxConnections, 1, 65536, "accepted connections at most");
-        int perPeer = CHECK.integer("maxConnectionsPerPeer", blankTo(maxConnectionsPerPeer, String.valueOf(max)), 1, max,
-                "accepted connections per peer address at most (empty: maxConnections), at most maxConnections");
-        int rate = CHECK.integer("connectRateLimit", connectRateLimit, 1, 1_000_000,
-                "connect requests a second the listener considers; more are rejected RATE_LIMITED");
-        int age = CHECK.integer("tokenMaxAge", tokenMaxAge, 1000, 600_000,
-                "milliseconds a token's timestamp may lie from this server's clock, either way");
+        int max = MAX_CONNECTIONS.parse(CHECK, maxConnections);
+        int perPeer = MAX_CONNECTIONS_PER_PEER.parse(CHECK, blankTo(maxConnectionsPerPeer, String.valueOf(max)), 1, max);
+        int rate = CONNECT_RATE_LIMIT.parse(CHECK, connectRateLimit);
+        int age = TOKEN_MAX_AGE.parse(CHECK, tokenMaxAge);
         List<AuthKey> keys;
         try {
             KeyRing ring = resourceAdapter instanceof KeyRing.Source source ? source.keyRing() : KeyRing.EMPTY;
@@ -260,6 +243,10 @@ public class SrqActivationSpec implements ActivationSpec {
         return a;
     }
 
+    private static String d(SrqProperty property) {
+        return property.defaultFor(Side.ACTIVATION);
+    }
+
     private static String blankTo(String value, String fallback) {
         return value == null || value.isBlank() ? fallback : value;
     }
@@ -275,10 +262,8 @@ public class SrqActivationSpec implements ActivationSpec {
      * @throws InvalidPropertyException naming recoveryInitialDelay or recoveryMaxDelay and the allowed range
      */
     public Backoff recovery() throws InvalidPropertyException {
-        int initial = CHECK.integer("recoveryInitialDelay", recoveryInitialDelay, 10, 60_000,
-                "milliseconds before the first retry to open a missing or lost device; each next waits twice as long");
-        int max = CHECK.integer("recoveryMaxDelay", recoveryMaxDelay, initial, 3_600_000,
-                "the longest wait in milliseconds between retries to open the device, at least recoveryInitialDelay");
+        int initial = RECOVERY_INITIAL_DELAY.parse(CHECK, recoveryInitialDelay);
+        int max = RECOVERY_MAX_DELAY.parse(CHECK, recoveryMaxDelay, initial, RECOVERY_MAX_DELAY.max());
         return new Backoff(Duration.ofMillis(initial), Duration.ofMillis(max));
     }
 
@@ -288,28 +273,25 @@ public class SrqActivationSpec implements ActivationSpec {
         recovery();
     }
 
-    /** @return recoveryInitialDelay text */
+    /** @return the text of {@link SrqProperty#RECOVERY_INITIAL_DELAY} */
     public String getRecoveryInitialDelay() {
         return recoveryInitialDelay;
     }
 
     /**
-     * @param recoveryInitialDelay milliseconds, 10..60000 (default 100): the wait before the first
-     *                             retry to open the device when it (or the listen address) is missing
-     *                             at activation or lost later; each next retry waits twice as long
+     * @param recoveryInitialDelay the text of {@link SrqProperty#RECOVERY_INITIAL_DELAY} (its type, range, default and meaning)
      */
     public void setRecoveryInitialDelay(String recoveryInitialDelay) {
         this.recoveryInitialDelay = recoveryInitialDelay;
     }
 
-    /** @return recoveryMaxDelay text */
+    /** @return the text of {@link SrqProperty#RECOVERY_MAX_DELAY} */
     public String getRecoveryMaxDelay() {
         return recoveryMaxDelay;
     }
 
     /**
-     * @param recoveryMaxDelay milliseconds, recoveryInitialDelay..3600000 (default 30000): the longest
-     *                         wait between retries to open the device
+     * @param recoveryMaxDelay the text of {@link SrqProperty#RECOVERY_MAX_DELAY} (its type, range, default and meaning)
      */
     public void setRecoveryMaxDelay(String recoveryMaxDelay) {
         this.recoveryMaxDelay = recoveryMaxDelay;
@@ -325,385 +307,437 @@ public class SrqActivationSpec implements ActivationSpec {
         this.resourceAdapter = ra;
     }
 
-    /** @return auto | ibverbs | soft */
+    /** @return the text of {@link SrqProperty#PROVIDER} */
     public String getProvider() {
         return provider;
     }
 
-    /** @param provider auto | ibverbs | soft */
+    /**
+     * @param provider the text of {@link SrqProperty#PROVIDER} (its type, range, default and meaning)
+     */
     public void setProvider(String provider) {
         this.provider = provider;
     }
 
-    /** @return device name, empty for the first */
+    /** @return the text of {@link SrqProperty#DEVICE} */
     public String getDevice() {
         return device;
     }
 
-    /** @param device device name, empty for the first */
+    /**
+     * @param device the text of {@link SrqProperty#DEVICE} (its type, range, default and meaning)
+     */
     public void setDevice(String device) {
         this.device = device;
     }
 
-    /** @return rxe | mlx5 | efa */
+    /** @return the text of {@link SrqProperty#SOFT_PROFILE} */
     public String getSoftProfile() {
         return softProfile;
     }
 
-    /** @param softProfile rxe | mlx5 | efa */
+    /**
+     * @param softProfile the text of {@link SrqProperty#SOFT_PROFILE} (its type, range, default and meaning)
+     */
     public void setSoftProfile(String softProfile) {
         this.softProfile = softProfile;
     }
 
-    /** @return the SRQ name, empty for the endpoint class's simple name */
+    /** @return the text of {@link SrqProperty#SRQ_NAME} */
     public String getSrqName() {
         return srqName;
     }
 
-    /** @param srqName the SRQ name */
+    /**
+     * @param srqName the text of {@link SrqProperty#SRQ_NAME} (its type, range, default and meaning)
+     */
     public void setSrqName(String srqName) {
         this.srqName = srqName;
     }
 
-    /** @return srqMaxWr text */
+    /** @return the text of {@link SrqProperty#SRQ_MAX_WR} */
     public String getSrqMaxWr() {
         return srqMaxWr;
     }
 
-    /** @param srqMaxWr 1..max_srq_wr */
+    /**
+     * @param srqMaxWr the text of {@link SrqProperty#SRQ_MAX_WR} (its type, range, default and meaning)
+     */
     public void setSrqMaxWr(String srqMaxWr) {
         this.srqMaxWr = srqMaxWr;
     }
 
-    /** @return srqMaxSge text */
+    /** @return the text of {@link SrqProperty#SRQ_MAX_SGE} */
     public String getSrqMaxSge() {
         return srqMaxSge;
     }
 
-    /** @param srqMaxSge 1..max_srq_sge */
+    /**
+     * @param srqMaxSge the text of {@link SrqProperty#SRQ_MAX_SGE} (its type, range, default and meaning)
+     */
     public void setSrqMaxSge(String srqMaxSge) {
         this.srqMaxSge = srqMaxSge;
     }
 
-    /** @return bufferSize text */
+    /** @return the text of {@link SrqProperty#BUFFER_SIZE} */
     public String getBufferSize() {
         return bufferSize;
     }
 
-    /** @param bufferSize bytes per receive buffer, 1..1073741824 */
+    /**
+     * @param bufferSize the text of {@link SrqProperty#BUFFER_SIZE} (its type, range, default and meaning)
+     */
     public void setBufferSize(String bufferSize) {
         this.bufferSize = bufferSize;
     }
 
-    /** @return srqLimit text */
+    /** @return the text of {@link SrqProperty#SRQ_LIMIT} */
     public String getSrqLimit() {
         return srqLimit;
     }
 
-    /** @param srqLimit 0..srqMaxWr − 1 (0: not armed) */
+    /**
+     * @param srqLimit the text of {@link SrqProperty#SRQ_LIMIT} (its type, range, default and meaning)
+     */
     public void setSrqLimit(String srqLimit) {
         this.srqLimit = srqLimit;
     }
 
-    /** @return cqSize text, empty = srqMaxWr */
+    /** @return the text of {@link SrqProperty#CQ_SIZE} */
     public String getCqSize() {
         return cqSize;
     }
 
-    /** @param cqSize srqMaxWr..max_cqe */
+    /**
+     * @param cqSize the text of {@link SrqProperty#CQ_SIZE} (its type, range, default and meaning)
+     */
     public void setCqSize(String cqSize) {
         this.cqSize = cqSize;
     }
 
-    /** @return busy | event | adaptive */
+    /** @return the text of {@link SrqProperty#POLL_MODE} */
     public String getPollMode() {
         return pollMode;
     }
 
-    /** @param pollMode busy | event | adaptive (as event when the poller delivers inline: maxConcurrency 1, ordering none) */
+    /**
+     * @param pollMode the text of {@link SrqProperty#POLL_MODE} (its type, range, default and meaning)
+     */
     public void setPollMode(String pollMode) {
         this.pollMode = pollMode;
     }
 
-    /** @return maxSequentialDeliveryFailures text */
+    /** @return the text of {@link SrqProperty#MAX_SEQUENTIAL_DELIVERY_FAILURES} */
     public String getMaxSequentialDeliveryFailures() {
         return maxSequentialDeliveryFailures;
     }
 
     /**
-     * @param maxSequentialDeliveryFailures 0..1000000 (default 0: never): after that many messages in
-     *                                      a row were dead-lettered, delivery pauses (completions wait
-     *                                      in the CQ) until resumed or pauseTimeout
+     * @param maxSequentialDeliveryFailures the text of {@link SrqProperty#MAX_SEQUENTIAL_DELIVERY_FAILURES} (its type, range, default and meaning)
      */
     public void setMaxSequentialDeliveryFailures(String maxSequentialDeliveryFailures) {
         this.maxSequentialDeliveryFailures = maxSequentialDeliveryFailures;
     }
 
-    /** @return pauseTimeout text */
+    /** @return the text of {@link SrqProperty#PAUSE_TIMEOUT} */
     public String getPauseTimeout() {
         return pauseTimeout;
     }
 
-    /** @param pauseTimeout milliseconds, 0..86400000 (default 60000; 0: until resumed by management) */
+    /**
+     * @param pauseTimeout the text of {@link SrqProperty#PAUSE_TIMEOUT} (its type, range, default and meaning)
+     */
     public void setPauseTimeout(String pauseTimeout) {
         this.pauseTimeout = pauseTimeout;
     }
 
-    /** @return replyTimeout text */
+    /** @return the text of {@link SrqProperty#REPLY_TIMEOUT} */
     public String getReplyTimeout() {
         return replyTimeout;
     }
 
     /**
-     * @param replyTimeout milliseconds, 0..30000 (default 1000): how long a reply waits for room in
-     *                     its connection's send ring of 64 replies (full when the peer stops reading);
-     *                     then it fails with ETIMEDOUT and the delivering thread goes on
+     * @param replyTimeout the text of {@link SrqProperty#REPLY_TIMEOUT} (its type, range, default and meaning)
      */
     public void setReplyTimeout(String replyTimeout) {
         this.replyTimeout = replyTimeout;
     }
 
-    /** @return maxBatchSize text */
+    /** @return the text of {@link SrqProperty#MAX_BATCH_SIZE} */
     public String getMaxBatchSize() {
         return maxBatchSize;
     }
 
     /**
-     * @param maxBatchSize 1..32 (default 32): messages per call of an MDB implementing
-     *                     SrqBatchListener; ignored for SrqReceiveListener
+     * @param maxBatchSize the text of {@link SrqProperty#MAX_BATCH_SIZE} (its type, range, default and meaning)
      */
     public void setMaxBatchSize(String maxBatchSize) {
         this.maxBatchSize = maxBatchSize;
     }
 
-    /** @return maxDeliveryAttempts text */
+    /** @return the text of {@link SrqProperty#MAX_DELIVERY_ATTEMPTS} */
     public String getMaxDeliveryAttempts() {
         return maxDeliveryAttempts;
     }
 
     /**
-     * @param maxDeliveryAttempts 1..1000 (default 1): attempts per message; a failed attempt (an
-     *                            exception out of the listener or before/afterDelivery, a rolled-back
-     *                            container transaction) is repeated at once until they run out, then
-     *                            SrqDeadLetter is fired
+     * @param maxDeliveryAttempts the text of {@link SrqProperty#MAX_DELIVERY_ATTEMPTS} (its type,
+     *                            range, default and meaning); a failed attempt (an exception out of
+     *                            the listener or before/afterDelivery, a rolled-back container
+     *                            transaction) is repeated at once
      */
     public void setMaxDeliveryAttempts(String maxDeliveryAttempts) {
         this.maxDeliveryAttempts = maxDeliveryAttempts;
     }
 
-    /** @return drainTimeout text */
+    /** @return the text of {@link SrqProperty#DRAIN_TIMEOUT} */
     public String getDrainTimeout() {
         return drainTimeout;
     }
 
     /**
-     * @param drainTimeout milliseconds, 0..600000 (default 5000): at deactivation, after the QPs
-     *                     stopped acknowledging, how long what the CQ holds is still delivered; the
-     *                     rest is counted undelivered and logged (SRQRA0300)
+     * @param drainTimeout the text of {@link SrqProperty#DRAIN_TIMEOUT} (its type, range, default and meaning)
      */
     public void setDrainTimeout(String drainTimeout) {
         this.drainTimeout = drainTimeout;
     }
 
-    /** @return maxConcurrency text */
+    /** @return the text of {@link SrqProperty#MAX_CONCURRENCY} */
     public String getMaxConcurrency() {
         return maxConcurrency;
     }
 
     /**
-     * @param maxConcurrency 1..1024; 1 with ordering none: the poller delivers on its own thread
-     *                       (no WorkManager hand-off; see Poller)
+     * @param maxConcurrency the text of {@link SrqProperty#MAX_CONCURRENCY} (its type, range, default and meaning)
      */
     public void setMaxConcurrency(String maxConcurrency) {
         this.maxConcurrency = maxConcurrency;
     }
 
-    /** @return listen text: true | false */
+    /** @return the text of {@link SrqProperty#LISTEN} */
     public String getListen() {
         return listen;
     }
 
-    /** @param listen true (default): listen on listenAddress:listenPort; false: no listener (needs connectTo) */
+    /**
+     * @param listen the text of {@link SrqProperty#LISTEN} (its type, range, default and meaning)
+     */
     public void setListen(String listen) {
         this.listen = listen;
     }
 
-    /** @return trafficClass text */
+    /** @return the text of {@link SrqProperty#TRAFFIC_CLASS} */
     public String getTrafficClass() {
         return trafficClass;
     }
 
-    /** @param trafficClass TOS / traffic class of the connections' packets, 0..255; empty for rdma_cm's */
+    /**
+     * @param trafficClass the text of {@link SrqProperty#TRAFFIC_CLASS} (its type, range, default and meaning)
+     */
     public void setTrafficClass(String trafficClass) {
         this.trafficClass = trafficClass;
     }
 
-    /** @return ackTimeout text */
+    /** @return the text of {@link SrqProperty#ACK_TIMEOUT} */
     public String getAckTimeout() {
         return ackTimeout;
     }
 
-    /** @param ackTimeout ACK timeout exponent 1..31: 4.096 µs × 2^n (default 14: 67.1 ms) */
+    /**
+     * @param ackTimeout the text of {@link SrqProperty#ACK_TIMEOUT} (its type, range, default and meaning)
+     */
     public void setAckTimeout(String ackTimeout) {
         this.ackTimeout = ackTimeout;
     }
 
-    /** @return retryCount text */
+    /** @return the text of {@link SrqProperty#RETRY_COUNT} */
     public String getRetryCount() {
         return retryCount;
     }
 
-    /** @param retryCount transport retries after an ACK timeout, 0..7 (default 6; rxe retries forever with 7) */
+    /**
+     * @param retryCount the text of {@link SrqProperty#RETRY_COUNT} (its type, range, default and meaning)
+     */
     public void setRetryCount(String retryCount) {
         this.retryCount = retryCount;
     }
 
-    /** @return rnrRetryCount text */
+    /** @return the text of {@link SrqProperty#RNR_RETRY_COUNT} */
     public String getRnrRetryCount() {
         return rnrRetryCount;
     }
 
-    /** @param rnrRetryCount retries after an RNR NAK, 0..7; 7 (default) = forever */
+    /**
+     * @param rnrRetryCount the text of {@link SrqProperty#RNR_RETRY_COUNT} (its type, range, default and meaning)
+     */
     public void setRnrRetryCount(String rnrRetryCount) {
         this.rnrRetryCount = rnrRetryCount;
     }
 
-    /** @return the rdma_cm listen address */
+    /** @return the text of {@link SrqProperty#LISTEN_ADDRESS} */
     public String getListenAddress() {
         return listenAddress;
     }
 
-    /** @param listenAddress an IP address of the device's interface */
+    /**
+     * @param listenAddress the text of {@link SrqProperty#LISTEN_ADDRESS} (its type, range, default and meaning)
+     */
     public void setListenAddress(String listenAddress) {
         this.listenAddress = listenAddress;
     }
 
-    /** @return listenPort text */
+    /** @return the text of {@link SrqProperty#LISTEN_PORT} */
     public String getListenPort() {
         return listenPort;
     }
 
-    /** @param listenPort 0..65535 */
+    /**
+     * @param listenPort the text of {@link SrqProperty#LISTEN_PORT} (its type, range, default and meaning)
+     */
     public void setListenPort(String listenPort) {
         this.listenPort = listenPort;
     }
 
-    /** @return initialFill text; empty = 4 × srqLimit, at most srqMaxWr (srqMaxWr when srqLimit is 0) */
+    /** @return the text of {@link SrqProperty#INITIAL_FILL} */
     public String getInitialFill() {
         return initialFill;
     }
 
-    /** @param initialFill receive WRs posted at start, srqLimit + 1..srqMaxWr; empty for the default (4 × srqLimit) */
+    /**
+     * @param initialFill the text of {@link SrqProperty#INITIAL_FILL} (its type, range, default and meaning)
+     */
     public void setInitialFill(String initialFill) {
         this.initialFill = initialFill;
     }
 
-    /** @return fixed | grow */
+    /** @return the text of {@link SrqProperty#REPLENISH_POLICY} */
     public String getReplenishPolicy() {
         return replenishPolicy;
     }
 
-    /** @param replenishPolicy fixed | grow */
+    /**
+     * @param replenishPolicy the text of {@link SrqProperty#REPLENISH_POLICY} (its type, range, default and meaning)
+     */
     public void setReplenishPolicy(String replenishPolicy) {
         this.replenishPolicy = replenishPolicy;
     }
 
-    /** @return replyBufferSize text */
+    /** @return the text of {@link SrqProperty#REPLY_BUFFER_SIZE} */
     public String getReplyBufferSize() {
         return replyBufferSize;
     }
 
-    /** @param replyBufferSize bytes per reply (ReceiveCompletion.reply), 1..1073741824 */
+    /**
+     * @param replyBufferSize the text of {@link SrqProperty#REPLY_BUFFER_SIZE} (its type, range, default and meaning)
+     */
     public void setReplyBufferSize(String replyBufferSize) {
         this.replyBufferSize = replyBufferSize;
     }
 
-    /** @return connectTo text: host:port, or empty */
+    /** @return the text of {@link SrqProperty#CONNECT_TO} */
     public String getConnectTo() {
         return connectTo;
     }
 
-    /** @param connectTo host:port of a remote rdma_cm listener to keep connections to; empty for none */
+    /**
+     * @param connectTo the text of {@link SrqProperty#CONNECT_TO} (its type, range, default and meaning)
+     */
     public void setConnectTo(String connectTo) {
         this.connectTo = connectTo;
     }
 
-    /** @return connectCount text */
+    /** @return the text of {@link SrqProperty#CONNECT_COUNT} */
     public String getConnectCount() {
         return connectCount;
     }
 
-    /** @param connectCount connections kept to connectTo, 1..1024 */
+    /**
+     * @param connectCount the text of {@link SrqProperty#CONNECT_COUNT} (its type, range, default and meaning)
+     */
     public void setConnectCount(String connectCount) {
         this.connectCount = connectCount;
     }
 
-    /** @return reconnectInterval text (milliseconds) */
+    /** @return the text of {@link SrqProperty#RECONNECT_INTERVAL} */
     public String getReconnectInterval() {
         return reconnectInterval;
     }
 
-    /** @param reconnectInterval milliseconds before a failed or lost connection is tried again, 100..3600000 */
+    /**
+     * @param reconnectInterval the text of {@link SrqProperty#RECONNECT_INTERVAL} (its type, range, default and meaning)
+     */
     public void setReconnectInterval(String reconnectInterval) {
         this.reconnectInterval = reconnectInterval;
     }
 
-    /** @return allowedPeers text */
+    /** @return the text of {@link SrqProperty#ALLOWED_PEERS} */
     public String getAllowedPeers() {
         return allowedPeers;
     }
 
-    /** @param allowedPeers IPv4/IPv6 CIDRs (comma-separated) a connect request's source address must lie in; empty: any. Policy, not authentication: the address can be forged */
+    /**
+     * @param allowedPeers the text of {@link SrqProperty#ALLOWED_PEERS} (its type, range, default and meaning)
+     */
     public void setAllowedPeers(String allowedPeers) {
         this.allowedPeers = allowedPeers;
     }
 
-    /** @return maxConnections text */
+    /** @return the text of {@link SrqProperty#MAX_CONNECTIONS} */
     public String getMaxConnections() {
         return maxConnections;
     }
 
-    /** @param maxConnections accepted connections at most, 1..65536 */
+    /**
+     * @param maxConnections the text of {@link SrqProperty#MAX_CONNECTIONS} (its type, range, default and meaning)
+     */
     public void setMaxConnections(String maxConnections) {
         this.maxConnections = maxConnections;
     }
 
-    /** @return maxConnectionsPerPeer text */
+    /** @return the text of {@link SrqProperty#MAX_CONNECTIONS_PER_PEER} */
     public String getMaxConnectionsPerPeer() {
         return maxConnectionsPerPeer;
     }
 
-    /** @param maxConnectionsPerPeer accepted connections per peer address at most, 1..maxConnections; empty: maxConnections */
+    /**
+     * @param maxConnectionsPerPeer the text of {@link SrqProperty#MAX_CONNECTIONS_PER_PEER} (its type, range, default and meaning)
+     */
     public void setMaxConnectionsPerPeer(String maxConnectionsPerPeer) {
         this.maxConnectionsPerPeer = maxConnectionsPerPeer;
     }
 
-    /** @return connectRateLimit text */
+    /** @return the text of {@link SrqProperty#CONNECT_RATE_LIMIT} */
     public String getConnectRateLimit() {
         return connectRateLimit;
     }
 
-    /** @param connectRateLimit connect requests a second considered, 1..1000000; more are rejected */
+    /**
+     * @param connectRateLimit the text of {@link SrqProperty#CONNECT_RATE_LIMIT} (its type, range, default and meaning)
+     */
     public void setConnectRateLimit(String connectRateLimit) {
         this.connectRateLimit = connectRateLimit;
     }
 
-    /** @return authKey text */
+    /** @return the text of {@link SrqProperty#AUTH_KEY} */
     public String getAuthKey() {
         return authKey;
     }
 
-    /** @param authKey aliases of the resource adapter's authKeys (comma-separated; the first is presented by connectTo, all are accepted); empty: no token asked for */
+    /**
+     * @param authKey the text of {@link SrqProperty#AUTH_KEY} (its type, range, default and meaning)
+     */
     public void setAuthKey(String authKey) {
         this.authKey = authKey;
     }
 
-    /** @return tokenMaxAge text */
+    /** @return the text of {@link SrqProperty#TOKEN_MAX_AGE} */
     public String getTokenMaxAge() {
         return tokenMaxAge;
     }
 
-    /** @param tokenMaxAge milliseconds a token's timestamp may lie from this server's clock, 1000..600000 */
+    /**
+     * @param tokenMaxAge the text of {@link SrqProperty#TOKEN_MAX_AGE} (its type, range, default and meaning)
+     */
     public void setTokenMaxAge(String tokenMaxAge) {
         this.tokenMaxAge = tokenMaxAge;
     }

@@ -6,7 +6,7 @@ import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.ra.support.PropertyCheck;
-import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.support.SrqProperty;
 import io.rdma.srq.ra.support.SrqSizing;
 import jakarta.resource.spi.InvalidPropertyException;
 
@@ -54,13 +54,10 @@ public record SrqConfig(DeviceSelection device, int port, SrqAttributes srqDefau
                                   String ackTimeout, String retryCount, String rnrRetryCount)
             throws InvalidPropertyException {
         DeviceSelection selection = DeviceSelection.parse(check, provider, device, softProfile);
-        int portNum = check.integer("port", port, 1, 255, "ports are numbered 1..phys_port_cnt");
+        int portNum = SrqProperty.PORT.parse(check, port);
         SrqAttributes srq = SrqSizing.parse(check, srqMaxWr, srqMaxSge, srqLimit);
-        int send = check.integer("sendBufferSize", sendBufferSize, 1, RcConnection.MAX_SLOT,
-                "bytes per message sent to a peer; each peer registers a send ring of " + RcConnection.SEND_DEPTH
-                        + " such slots");
-        int receive = check.integer("receiveBufferSize", receiveBufferSize, 1, 1 << 30,
-                "bytes per receive buffer of a pooled SRQ; a longer reply fails its peer with EIO");
+        int send = SrqProperty.SEND_BUFFER_SIZE.parse(check, sendBufferSize);
+        int receive = SrqProperty.RECEIVE_BUFFER_SIZE.parse(check, receiveBufferSize);
         check.inRange("receiveBufferSize", (long) srq.maxWr() * receive, 1, 1L << 34,
                 "srqMaxWr × receiveBufferSize, the default SRQ's registered slab, at most 16 GiB");
         return new SrqConfig(selection, portNum, srq, send, receive,

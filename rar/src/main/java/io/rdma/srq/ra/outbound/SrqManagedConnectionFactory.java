@@ -9,6 +9,7 @@ import io.rdma.srq.ra.management.StatisticsTable;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.FabricProperties;
 import io.rdma.srq.ra.support.PropertyCheck;
+import io.rdma.srq.ra.support.SrqProperty;
 import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.ra.support.admission.KeyRing;
 import jakarta.resource.ResourceException;
@@ -39,7 +40,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Creates the pooled connections: each opens a device context, allocates a protection domain and
  * keeps a pool of named SRQs. The container pools them; matching is by configuration (one
  * factory = one configuration). Properties are text, checked with messages that name the property
- * and its range; device limits are checked when the device is opened. Its statistics
+ * and its range; device limits are checked when the device is opened. Each property's type, range,
+ * default and meaning are declared once, in {@link SrqProperty} ({@link SrqProperty.Side#CONNECTION_DEFINITION}). Its statistics
  * ({@link StatisticsTable#DEFINITION}: device state, open connections, SRQs) are WildFly's
  * {@code .../connection-definitions=C/statistics=extended}, beside IronJacamar's {@code statistics=pool}.
  */
@@ -53,37 +55,37 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private static final long serialVersionUID = 1L;
     private static final PropertyCheck CHECK = new PropertyCheck(SrqManagedConnectionFactory.class);
 
-    @ConfigProperty(defaultValue = "auto", description = "Verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs or soft")
-    private String provider = "auto";
-    @ConfigProperty(defaultValue = "", description = "Device name (e.g. mlx5_0, rxe0); empty for the provider's first device")
-    private String device = "";
-    @ConfigProperty(defaultValue = "rxe", description = "Soft device profile: rxe, mlx5 or efa")
-    private String softProfile = "rxe";
-    @ConfigProperty(defaultValue = "1", description = "Port number, 1..phys_port_cnt")
-    private String port = "1";
-    @ConfigProperty(defaultValue = "1024", description = "max_wr of the SRQ 'default' that peers ride on when connect names no SRQ, 1..max_srq_wr")
-    private String srqMaxWr = "1024";
-    @ConfigProperty(defaultValue = "1", description = "max_sge of the SRQ 'default', 1..max_srq_sge")
-    private String srqMaxSge = "1";
-    @ConfigProperty(defaultValue = "0", description = "srq_limit (low watermark) of the SRQ 'default', 0..srqMaxWr-1; 0 = not armed")
-    private String srqLimit = "0";
-    @ConfigProperty(defaultValue = "4096", description = "Bytes per receive buffer of every pooled SRQ (slab = max_wr x this), 1..1073741824; a longer reply fails its peer with EIO")
-    private String receiveBufferSize = "4096";
+    @ConfigProperty(defaultValue = "auto", description = "verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs or soft; allowed: auto, ibverbs, soft")
+    private String provider = d(SrqProperty.PROVIDER);
+    @ConfigProperty(defaultValue = "", description = "the device, by name, by its interface's address or by a GID (docs/configuration.md, Which device); empty: the soft profile's device, or the first ibverbs device by name; allowed: a device name, an IP address of its interface, gid:GID, or empty")
+    private String device = d(SrqProperty.DEVICE);
+    @ConfigProperty(defaultValue = "rxe", description = "the soft device's profile (efa opens, but has no SRQs: openSrq / connect fail with EOPNOTSUPP); allowed: rxe, mlx5, efa")
+    private String softProfile = d(SrqProperty.SOFT_PROFILE);
+    @ConfigProperty(defaultValue = "1", description = "the device's port number; allowed: 1..phys_port_cnt")
+    private String port = d(SrqProperty.PORT);
+    @ConfigProperty(defaultValue = "1024", description = "max_wr of the SRQ (a connection definition's: the SRQ default that connect attaches peers to); allowed: 1..max_srq_wr")
+    private String srqMaxWr = d(SrqProperty.SRQ_MAX_WR);
+    @ConfigProperty(defaultValue = "1", description = "max_sge of the SRQ; allowed: 1..max_srq_sge")
+    private String srqMaxSge = d(SrqProperty.SRQ_MAX_SGE);
+    @ConfigProperty(defaultValue = "0", description = "srq_limit, the low watermark that fires SrqLimitReached; 0: not armed; allowed: 0..srqMaxWr − 1")
+    private String srqLimit = d(SrqProperty.SRQ_LIMIT);
+    @ConfigProperty(defaultValue = "4096", description = "bytes per receive buffer of every pooled SRQ (srqMaxWr × this at most 16 GiB); a longer reply fails its peer with EIO; allowed: 1..1073741824")
+    private String receiveBufferSize = d(SrqProperty.RECEIVE_BUFFER_SIZE);
 
-    @ConfigProperty(defaultValue = "4096", description = "Largest message sent to a peer (SrqConnection.connect), bytes, 1..1073741824")
-    private String sendBufferSize = "4096";
+    @ConfigProperty(defaultValue = "4096", description = "the largest message sent to a peer (SrqConnection.connect); allowed: 1..16777216")
+    private String sendBufferSize = d(SrqProperty.SEND_BUFFER_SIZE);
 
-    @ConfigProperty(defaultValue = "", description = "Aliases of the resource adapter's authKeys whose token SrqConnection.connect presents (the first); empty for none")
-    private String authKey = "";
+    @ConfigProperty(defaultValue = "", description = "the keys whose token is presented on connect (the first) and, on an activation, accepted; empty: none; allowed: aliases of the adapter's authKeys, comma-separated, or empty")
+    private String authKey = d(SrqProperty.AUTH_KEY);
 
-    @ConfigProperty(defaultValue = "", description = "TOS / traffic class byte of the peers' packets, 0..255 (RoCE v2: DSCP x 4 + ECN); empty: rdma_cm's")
-    private String trafficClass = "";
-    @ConfigProperty(defaultValue = "14", description = "ACK timeout exponent, 1..31: 4.096 us x 2^n (14 = 67.1 ms); a dead peer is seen after ackTimeout x (retryCount + 1)")
-    private String ackTimeout = "14";
-    @ConfigProperty(defaultValue = "6", description = "Transport retries after an ACK timeout, 0..7 (rxe retries forever with 7)")
-    private String retryCount = "6";
-    @ConfigProperty(defaultValue = "7", description = "Retries after an RNR NAK (the peer's SRQ empty), 0..7; 7 = retry forever")
-    private String rnrRetryCount = "7";
+    @ConfigProperty(defaultValue = "", description = "TOS / traffic class of the QPs' packets (RoCE v2: DSCP × 4 + ECN); empty: rdma_cm's; allowed: 0..255")
+    private String trafficClass = d(SrqProperty.TRAFFIC_CLASS);
+    @ConfigProperty(defaultValue = "14", description = "ACK timeout exponent: 4.096 µs × 2^n (14: 67.1 ms); allowed: 1..31")
+    private String ackTimeout = d(SrqProperty.ACK_TIMEOUT);
+    @ConfigProperty(defaultValue = "6", description = "transport retries after an ACK timeout (rxe retries forever with 7); allowed: 0..7")
+    private String retryCount = d(SrqProperty.RETRY_COUNT);
+    @ConfigProperty(defaultValue = "7", description = "retries after an RNR NAK (the peer's SRQ empty); 7: forever; allowed: 0..7")
+    private String rnrRetryCount = d(SrqProperty.RNR_RETRY_COUNT);
 
     private transient ResourceAdapter resourceAdapter;
     private transient ReceiveService receiveService;
@@ -121,54 +123,68 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         }
     }
 
-    /** @return trafficClass text */
+    /** @return the text of {@link SrqProperty#TRAFFIC_CLASS} */
     public String getTrafficClass() {
         return trafficClass;
     }
 
-    /** @param trafficClass 0..255, empty for rdma_cm's */
+    /**
+     * @param trafficClass the text of {@link SrqProperty#TRAFFIC_CLASS} (its type, range, default and meaning)
+     */
     public void setTrafficClass(String trafficClass) {
         this.trafficClass = trafficClass;
     }
 
-    /** @return ackTimeout text */
+    /** @return the text of {@link SrqProperty#ACK_TIMEOUT} */
     public String getAckTimeout() {
         return ackTimeout;
     }
 
-    /** @param ackTimeout 1..31 (4.096 µs × 2^n) */
+    /**
+     * @param ackTimeout the text of {@link SrqProperty#ACK_TIMEOUT} (its type, range, default and meaning)
+     */
     public void setAckTimeout(String ackTimeout) {
         this.ackTimeout = ackTimeout;
     }
 
-    /** @return retryCount text */
+    /** @return the text of {@link SrqProperty#RETRY_COUNT} */
     public String getRetryCount() {
         return retryCount;
     }
 
-    /** @param retryCount 0..7 */
+    /**
+     * @param retryCount the text of {@link SrqProperty#RETRY_COUNT} (its type, range, default and meaning)
+     */
     public void setRetryCount(String retryCount) {
         this.retryCount = retryCount;
     }
 
-    /** @return rnrRetryCount text */
+    /** @return the text of {@link SrqProperty#RNR_RETRY_COUNT} */
     public String getRnrRetryCount() {
         return rnrRetryCount;
     }
 
-    /** @param rnrRetryCount 0..7, 7 = forever */
+    /**
+     * @param rnrRetryCount the text of {@link SrqProperty#RNR_RETRY_COUNT} (its type, range, default and meaning)
+     */
     public void setRnrRetryCount(String rnrRetryCount) {
         this.rnrRetryCount = rnrRetryCount;
     }
 
-    /** @return authKey text */
+    /** @return the text of {@link SrqProperty#AUTH_KEY} */
     public String getAuthKey() {
         return authKey;
     }
 
-    /** @param authKey aliases of the resource adapter's authKeys, comma-separated; empty for none */
+    /**
+     * @param authKey the text of {@link SrqProperty#AUTH_KEY} (its type, range, default and meaning)
+     */
     public void setAuthKey(String authKey) {
         this.authKey = authKey;
+    }
+
+    private static String d(SrqProperty property) {
+        return property.defaultFor(SrqProperty.Side.CONNECTION_DEFINITION);
     }
 
     PropertyCheck check() {
@@ -282,92 +298,110 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         this.resourceAdapter = ra;
     }
 
-    /** @return provider: auto | ibverbs | soft */
+    /** @return the text of {@link SrqProperty#PROVIDER} */
     public String getProvider() {
         return provider;
     }
 
-    /** @param provider auto | ibverbs | soft */
+    /**
+     * @param provider the text of {@link SrqProperty#PROVIDER} (its type, range, default and meaning)
+     */
     public void setProvider(String provider) {
         this.provider = provider;
     }
 
-    /** @return the device name, empty for the first */
+    /** @return the text of {@link SrqProperty#DEVICE} */
     public String getDevice() {
         return device;
     }
 
-    /** @param device a device name, empty for the first */
+    /**
+     * @param device the text of {@link SrqProperty#DEVICE} (its type, range, default and meaning)
+     */
     public void setDevice(String device) {
         this.device = device;
     }
 
-    /** @return the soft profile */
+    /** @return the text of {@link SrqProperty#SOFT_PROFILE} */
     public String getSoftProfile() {
         return softProfile;
     }
 
-    /** @param softProfile rxe | mlx5 | efa */
+    /**
+     * @param softProfile the text of {@link SrqProperty#SOFT_PROFILE} (its type, range, default and meaning)
+     */
     public void setSoftProfile(String softProfile) {
         this.softProfile = softProfile;
     }
 
-    /** @return the port number text */
+    /** @return the text of {@link SrqProperty#PORT} */
     public String getPort() {
         return port;
     }
 
-    /** @param port 1..phys_port_cnt */
+    /**
+     * @param port the text of {@link SrqProperty#PORT} (its type, range, default and meaning)
+     */
     public void setPort(String port) {
         this.port = port;
     }
 
-    /** @return default SRQ max_wr text */
+    /** @return the text of {@link SrqProperty#SRQ_MAX_WR} */
     public String getSrqMaxWr() {
         return srqMaxWr;
     }
 
-    /** @param srqMaxWr 1..max_srq_wr */
+    /**
+     * @param srqMaxWr the text of {@link SrqProperty#SRQ_MAX_WR} (its type, range, default and meaning)
+     */
     public void setSrqMaxWr(String srqMaxWr) {
         this.srqMaxWr = srqMaxWr;
     }
 
-    /** @return default SRQ max_sge text */
+    /** @return the text of {@link SrqProperty#SRQ_MAX_SGE} */
     public String getSrqMaxSge() {
         return srqMaxSge;
     }
 
-    /** @param srqMaxSge 1..max_srq_sge */
+    /**
+     * @param srqMaxSge the text of {@link SrqProperty#SRQ_MAX_SGE} (its type, range, default and meaning)
+     */
     public void setSrqMaxSge(String srqMaxSge) {
         this.srqMaxSge = srqMaxSge;
     }
 
-    /** @return default srq_limit text */
+    /** @return the text of {@link SrqProperty#SRQ_LIMIT} */
     public String getSrqLimit() {
         return srqLimit;
     }
 
-    /** @param srqLimit 0..srqMaxWr − 1 (0: not armed) */
+    /**
+     * @param srqLimit the text of {@link SrqProperty#SRQ_LIMIT} (its type, range, default and meaning)
+     */
     public void setSrqLimit(String srqLimit) {
         this.srqLimit = srqLimit;
     }
 
-    /** @return receiveBufferSize text */
+    /** @return the text of {@link SrqProperty#RECEIVE_BUFFER_SIZE} */
     public String getReceiveBufferSize() {
         return receiveBufferSize;
     }
 
-    /** @param receiveBufferSize 1..1073741824 bytes per receive buffer of a pooled SRQ */
+    /**
+     * @param receiveBufferSize the text of {@link SrqProperty#RECEIVE_BUFFER_SIZE} (its type, range, default and meaning)
+     */
     public void setReceiveBufferSize(String receiveBufferSize) {
         this.receiveBufferSize = receiveBufferSize;
     }
 
-    /** @return sendBufferSize text */
+    /** @return the text of {@link SrqProperty#SEND_BUFFER_SIZE} */
     public String getSendBufferSize() {
         return sendBufferSize;
     }
 
-    /** @param sendBufferSize 1..1073741824 bytes */
+    /**
+     * @param sendBufferSize the text of {@link SrqProperty#SEND_BUFFER_SIZE} (its type, range, default and meaning)
+     */
     public void setSendBufferSize(String sendBufferSize) {
         this.sendBufferSize = sendBufferSize;
     }

@@ -25,10 +25,9 @@ public final class SrqSizing {
      */
     public static SrqAttributes parse(PropertyCheck check, String maxWr, String maxSge, String limit)
             throws InvalidPropertyException {
-        int wr = check.integer("srqMaxWr", maxWr, 1, Integer.MAX_VALUE, "at most the device's max_srq_wr");
-        int sge = check.integer("srqMaxSge", maxSge, 1, Integer.MAX_VALUE, "at most the device's max_srq_sge");
-        int srqLimit = check.integer("srqLimit", limit, 0, wr - 1L,
-                "0 = not armed, no limit events; below srqMaxWr, since the receives posted must exceed it");
+        int wr = SrqProperty.SRQ_MAX_WR.parse(check, maxWr);
+        int sge = SrqProperty.SRQ_MAX_SGE.parse(check, maxSge);
+        int srqLimit = SrqProperty.SRQ_LIMIT.parse(check, limit, SrqProperty.SRQ_LIMIT.min(), wr - 1L);
         return new SrqAttributes(wr, sge, srqLimit);
     }
 
