@@ -1,6 +1,6 @@
 package io.rdma.srq.ra;
 
-import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.support.RaLogger;
 
 import java.lang.reflect.InvocationHandler;

@@ -2,9 +2,9 @@ package io.rdma.srq.ra;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqLimitReached;
-import io.rdma.srq.ra.inbound.CdiEventSink;
-import io.rdma.srq.ra.inbound.EventSink;
-import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.events.CdiEventSink;
+import io.rdma.srq.ra.inbound.events.EventSink;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.management.ActivationDirectory;
 import io.rdma.srq.ra.management.ActivationLifecycle;

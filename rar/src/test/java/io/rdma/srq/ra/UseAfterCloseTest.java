@@ -7,7 +7,7 @@ import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqHandle;
 import io.rdma.srq.api.SrqPeer;
-import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.testing.SoftAdapterTest;
 import io.rdma.srq.ra.testing.SoftSender;

@@ -1,5 +1,8 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.config.InboundConfig;
+import io.rdma.srq.ra.inbound.lifecycle.Backoff;
+
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqBatchListener;
 import io.rdma.srq.api.SrqReceiveListener;
@@ -114,12 +117,12 @@ public class SrqActivationSpec implements ActivationSpec {
                 admission(), FabricProperties.parse(CHECK, trafficClass, ackTimeout, retryCount, rnrRetryCount),
                 CHECK.oneOf("ordering", ordering, InboundConfig.Ordering.class),
                 MAX_HELD_PER_CONNECTION.parse(CHECK, blankTo(maxHeldPerConnection,
-                        String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(Poller.BATCH, maxWr), maxWr));
+                        String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(SrqProperty.MAX_BATCH, maxWr), maxWr), CHECK);
     }
 
     /** @return maxHeldPerConnection when blank: an eighth of srqMaxWr, at least one poll of the CQ (or srqMaxWr) */
     static int defaultHeldPerConnection(int maxWr) {
-        return Math.min(maxWr, Math.max(Poller.BATCH, maxWr / 8));
+        return Math.min(maxWr, Math.max(SrqProperty.MAX_BATCH, maxWr / 8));
     }
 
     /** @return the text of {@link SrqProperty#ORDERING} */
@@ -249,10 +252,6 @@ public class SrqActivationSpec implements ActivationSpec {
 
     private static String blankTo(String value, String fallback) {
         return value == null || value.isBlank() ? fallback : value;
-    }
-
-    static PropertyCheck check() {
-        return CHECK;
     }
 
     /**

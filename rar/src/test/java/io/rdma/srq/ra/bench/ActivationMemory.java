@@ -1,6 +1,6 @@
 package io.rdma.srq.ra.bench;
 
-import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.testing.SoftSender;
 import io.rdma.srq.ra.testing.TestWorkManager;

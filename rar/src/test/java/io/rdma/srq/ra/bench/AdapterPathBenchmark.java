@@ -4,10 +4,10 @@ import io.rdma.srq.testing.SoftDeviceBenchmark;
 import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
-import io.rdma.srq.ra.inbound.InboundConfig;
-import io.rdma.srq.ra.inbound.Links;
-import io.rdma.srq.ra.inbound.Poller;
-import io.rdma.srq.ra.inbound.ReceiveBuffers;
+import io.rdma.srq.ra.inbound.config.InboundConfig;
+import io.rdma.srq.ra.inbound.connections.Links;
+import io.rdma.srq.ra.inbound.delivery.Poller;
+import io.rdma.srq.ra.inbound.delivery.ReceiveBuffers;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.testing.TestWorkManager;
@@ -66,12 +66,12 @@ public class AdapterPathBenchmark extends SoftDeviceBenchmark {
         ProtectionDomain pd = context.allocPd();
         CompletionQueue cq = context.createCq(config.cqSize(), null);
         SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(config.srq().maxWr(), config.srq().maxSge(), 0));
-        io.rdma.srq.ra.inbound.CqSweep sweep = new io.rdma.srq.ra.inbound.CqSweep();
+        io.rdma.srq.ra.inbound.connections.CqSweep sweep = new io.rdma.srq.ra.inbound.connections.CqSweep();
         Links links = new Links("bench", pd, cq, srq, config.replyBufferSize(), config.replyTimeout(), config.fabric(),
                 sweep);
         poller = new Poller("bench", config, cq, null, new ReceiveBuffers(pd, srq, config), links,
                 new NoOpEndpointFactory(false), wm,
-                new io.rdma.srq.ra.inbound.DeliveryRules("bench", 1, null, (event, loader) -> { }, null,
+                new io.rdma.srq.ra.inbound.delivery.DeliveryRules("bench", 1, null, (event, loader) -> { }, null,
                         false, 1), sweep);
         QueuePair receiver = RcConnection.create(pd, RcConnection.Receives.fromSrq(cq, srq),
                 new RcConnection.Sends(config.replyBufferSize(), "replyBufferSize", false)).qp();

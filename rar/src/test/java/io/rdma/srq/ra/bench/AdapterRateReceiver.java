@@ -1,7 +1,7 @@
 package io.rdma.srq.ra.bench;
 
 import io.rdma.srq.api.ActivationStatistics;
-import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 

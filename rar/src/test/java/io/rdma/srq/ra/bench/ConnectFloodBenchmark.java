@@ -2,7 +2,7 @@ package io.rdma.srq.ra.bench;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.ra.SrqResourceAdapter;
-import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.support.admission.AuthKey;
 import io.rdma.srq.ra.testing.TestBootstrapContext;

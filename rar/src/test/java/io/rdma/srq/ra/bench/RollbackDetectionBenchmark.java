@@ -1,7 +1,7 @@
 package io.rdma.srq.ra.bench;
 
 import com.arjuna.ats.internal.jta.transaction.arjunacore.TransactionSynchronizationRegistryImple;
-import io.rdma.srq.ra.inbound.DeliveryRules;
+import io.rdma.srq.ra.inbound.delivery.DeliveryRules;
 import jakarta.transaction.TransactionManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -4,7 +4,7 @@ import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.ra.SrqResourceAdapter;
-import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.outbound.SrqManagedConnectionFactory;
 import io.rdma.srq.ra.testing.TestBootstrapContext;

@@ -1,5 +1,8 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.lifecycle.Backoff;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
+
 import io.rdma.srq.api.ActivationState;
 import io.rdma.srq.api.SrqDeviceStateChanged;
 import io.rdma.srq.ra.SrqResourceAdapter;

@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.config.InboundConfig;
+
 import jakarta.resource.spi.InvalidPropertyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,8 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.connections.CqSweep;
+import io.rdma.srq.ra.inbound.connections.Links;
+
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.ra.support.RcConnection;

@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.delivery.DeliveryRules;
+
 import io.rdma.srq.api.SrqDeadLetter;
 import io.rdma.srq.verbs.testing.LogLines;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
+
 import io.rdma.srq.api.ActivationState;
 import io.rdma.srq.api.SrqDeviceStateChanged;
 import io.rdma.srq.ra.management.ActivationView;

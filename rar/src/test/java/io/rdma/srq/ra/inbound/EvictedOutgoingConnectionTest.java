@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
+
 import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.ra.testing.SoftActivationTest;
@@ -26,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * An outgoing connection (connectTo) that the activation itself ends — IBV_EVENT_QP_FATAL on its QP,
- * or an eviction under ordering=connection — leaves through {@link Retiring}, which destroys its QP and
+ * or an eviction under ordering=connection — leaves through {@link io.rdma.srq.ra.inbound.connections.Retiring}, which destroys its QP and
  * rdma_cm id once its completions were taken, whether or not the connector has looked at it since (the
  * connector may be blocked meanwhile in another slot's connect, up to 3 × its connect timeout). The
  * connector then connects that slot again; its loop goes on (no SRQRA0314, no recovery of the

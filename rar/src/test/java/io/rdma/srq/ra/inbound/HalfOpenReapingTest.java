@@ -1,5 +1,8 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.connections.HalfOpen;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
+
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.ra.support.admission.RejectReason;
 import io.rdma.srq.ra.testing.SoftActivationTest;

@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
+
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftSender;
@@ -20,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Delivery on the poller's thread (maxConcurrency 1, ordering none; {@link Poller}'s class comment):
+ * Delivery on the poller's thread (maxConcurrency 1, ordering none; {@link io.rdma.srq.ra.inbound.delivery.Poller}'s class comment):
  * where it applies, and that it keeps what a pool thread gives: arrival order, one endpoint at a
  * time, accepts and other connections' arrivals while an endpoint is slow, and a deactivation that
  * returns at its drain timeout and bound with nothing lost silently.

@@ -1,5 +1,8 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.delivery.Poller;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
+
 import io.rdma.srq.ra.testing.SoftActivationTest;
 
 import io.rdma.srq.api.ActivationStatistics;

@@ -1,5 +1,12 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.config.InboundConfig;
+import io.rdma.srq.ra.inbound.connections.CqSweep;
+import io.rdma.srq.ra.inbound.connections.Links;
+import io.rdma.srq.ra.inbound.delivery.DeliveryRules;
+import io.rdma.srq.ra.inbound.delivery.Poller;
+import io.rdma.srq.ra.inbound.delivery.ReceiveBuffers;
+
 import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.ra.support.RcConnection;

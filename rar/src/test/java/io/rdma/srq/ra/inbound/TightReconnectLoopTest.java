@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
+
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.TestEndpointFactory;

@@ -6,7 +6,7 @@ import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.SrqResourceAdapter;
-import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.outbound.SrqManagedConnectionFactory;
 import io.rdma.srq.ra.testing.TestBootstrapContext;

@@ -2,7 +2,7 @@ package io.rdma.srq.ra.lab;
 
 import io.rdma.srq.api.ActivationState;
 import io.rdma.srq.ra.SrqResourceAdapter;
-import io.rdma.srq.ra.inbound.SrqActivation;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.testing.TestBootstrapContext;
 import io.rdma.srq.ra.testing.TestEndpointFactory;

@@ -1,11 +1,9 @@
 package io.rdma.srq.ra.management;
 
 import io.rdma.srq.api.SrqConnection;
-import io.rdma.srq.ra.inbound.SrqActivation;
-import io.rdma.srq.ra.inbound.SrqActivationSpec;
+import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.testing.SoftActivationTest;
 import io.rdma.srq.ra.testing.SoftSender;
-import io.rdma.srq.ra.testing.TestEndpointFactory;
 import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

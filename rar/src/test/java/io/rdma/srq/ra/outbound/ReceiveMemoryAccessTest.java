@@ -2,7 +2,7 @@ package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.AccessFlag;
 import io.rdma.srq.api.SrqAttributes;
-import io.rdma.srq.ra.inbound.ReceiveBuffers;
+import io.rdma.srq.ra.inbound.delivery.ReceiveBuffers;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.support.SendRing;
 import io.rdma.srq.ra.testing.RecordingProtectionDomain;
