@@ -49,8 +49,8 @@ class BadCompletionTest {
                 rig.send(seq);
             }
             turnUntil(rig, 7);
-            assertEquals(5, rig.poller.errors(), "the five bad completions counted as error completions");
-            assertEquals(2, rig.poller.delivered());
+            assertEquals(5, rig.poller.figures().errors(), "the five bad completions counted as error completions");
+            assertEquals(2, rig.poller.figures().delivered());
             assertEquals(List.of(1L, 7L), delivered(), "only the good ones delivered");
 
             // three buffers went with the bad wr_ids; the others, and no other, are posted again: two rounds
@@ -65,13 +65,13 @@ class BadCompletionTest {
                 expected.add(seq);
             }
             assertEquals(expected, delivered(), "every later message intact, once");
-            assertEquals(5, rig.poller.errors());
+            assertEquals(5, rig.poller.figures().errors());
         }
         assertEquals(List.of(), endpoints.violations);
     }
 
     private static void turnUntil(PollerRig rig, long completed) throws Exception {
-        while (rig.poller.completed() < completed) {
+        while (rig.poller.figures().completed() < completed) {
             rig.turn();
         }
     }

@@ -38,7 +38,7 @@ class RetainAtDeliveryEndTest {
         endpoints.behaviour(kept::set);
         try (PollerRig rig = new PollerRig(endpoints, true, pd -> pd, cq -> cq, "srqMaxWr", String.valueOf(BUFFERS))) {
             rig.send(1);
-            while (rig.poller.delivered() < 1) {
+            while (rig.poller.figures().delivered() < 1) {
                 rig.turn();
             }
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> kept.get().retain());
@@ -74,26 +74,26 @@ class RetainAtDeliveryEndTest {
                 pd -> new RecordingProtectionDomain(pd, mr -> new PausingSlab(mr, retaining, inRetain, proceed)), cq -> cq,
                 "srqMaxWr", String.valueOf(BUFFERS), "maxConcurrency", "2")) {
             rig.send(1);
-            while (rig.poller.completed() < 1) {
+            while (rig.poller.figures().completed() < 1) {
                 rig.turn();
             }
             awaitQuietly(inRetain);
             // the delivery's end either completes, or waits for the retain() under way
-            await(() -> rig.poller.delivered() == 1 || delivering.get().getState() == Thread.State.BLOCKED,
+            await(() -> rig.poller.figures().delivered() == 1 || delivering.get().getState() == Thread.State.BLOCKED,
                     "the batch's end done or waiting");
             rig.turn(); // the poller takes back what a returned batch handed back
             proceed.countDown();
             retaining.get().join(TimeUnit.SECONDS.toMillis(30));
-            await(() -> rig.poller.delivered() == 1, "the batch returned");
+            await(() -> rig.poller.figures().delivered() == 1, "the batch returned");
 
             // every other buffer taken and posted again, twice over: a buffer the batch handed back is overwritten
             for (long seq = 2; seq <= 2 + 2L * BUFFERS; seq++) {
                 rig.send(seq);
                 long upTo = seq;
-                while (rig.poller.completed() < upTo) {
+                while (rig.poller.figures().completed() < upTo) {
                     rig.turn();
                 }
-                await(() -> rig.poller.delivered() == upTo, "message " + upTo + " delivered");
+                await(() -> rig.poller.figures().delivered() == upTo, "message " + upTo + " delivered");
                 rig.turn();
             }
             Object o = outcome.get();

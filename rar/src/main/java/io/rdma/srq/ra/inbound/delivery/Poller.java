@@ -24,7 +24,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -98,13 +97,7 @@ public final class Poller extends LongRunningWork {
     private final ConcurrentLinkedQueue<Delivery> returned = new ConcurrentLinkedQueue<>();
     /** Batch objects ready for reuse, touched by the poller only. */
     private final ArrayDeque<Delivery> spare = new ArrayDeque<>();
-    private final LongAdder completed = new LongAdder();
-    private final LongAdder errors = new LongAdder();
-    private final LongAdder delivered = new LongAdder();
-    private final LongAdder failures = new LongAdder();
-    private final LongAdder undelivered = new LongAdder();
-    private final LongAdder redelivered = new LongAdder();
-    private final LongAdder deadLettered = new LongAdder();
+    private final DeliveryFigures figures = new DeliveryFigures();
     private final DeliveryRules rules;
     private final FailurePause pause;
     /** ordering=connection: the per-connection lanes; null for ordering=none. */
@@ -239,7 +232,7 @@ public final class Poller extends LongRunningWork {
                 wait.idle(lastWork, !returned.isEmpty(), draining || sweep.wanted());
             }
         } finally {
-            undelivered.add(dropSwept()); // the loop ended without a drain: nothing is delivered any more
+            figures.undelivered(dropSwept()); // the loop ended without a drain: nothing is delivered any more
             wait.rest();
             turn.unlock();
         }
@@ -254,9 +247,9 @@ public final class Poller extends LongRunningWork {
     private void abandon(WorkCompletionArray wcs) throws VerbsException, InterruptedException {
         abandoned = true;
         reclaim();
-        undelivered.add(dropSwept());
+        figures.undelivered(dropSwept());
         if (lanes != null) {
-            undelivered.add(lanes.abandon());
+            figures.undelivered(lanes.abandon());
         }
         long lastWork = System.nanoTime();
         while (System.nanoTime() - lastWork < QUIET_NANOS) {
@@ -266,13 +259,13 @@ public final class Poller extends LongRunningWork {
                 continue;
             }
             lastWork = System.nanoTime();
-            completed.add(n);
+            figures.polled(n);
             buffers.consumed(n);
             for (int i = 0; i < n; i++) {
                 if (wcs.isSuccess(i)) {
-                    undelivered.increment();
+                    figures.undelivered(1);
                 } else {
-                    errors.increment();
+                    figures.error();
                 }
             }
         }
@@ -330,7 +323,7 @@ public final class Poller extends LongRunningWork {
         if (n < BATCH) {
             sweep.emptied(start);
         }
-        completed.add(n);
+        figures.polled(n);
         buffers.consumed(n);
         for (int i = 0; i < n; i++) {
             int buffer = checkedBuffer(wcs, i);
@@ -400,7 +393,7 @@ public final class Poller extends LongRunningWork {
 
     /** Counts the n completions, frees the buffers of error ones, hands the rest to one endpoint. */
     private void dispatch(WorkCompletionArray wcs, int n) throws InterruptedException {
-        completed.add(n);
+        figures.polled(n);
         buffers.consumed(n);
         Delivery d = null;
         for (int i = 0; i < n; i++) {
@@ -439,11 +432,11 @@ public final class Poller extends LongRunningWork {
     private int checkedBuffer(WorkCompletionArray wcs, int i) {
         int buffer = checked.buffer(wcs, i); // wr_id and byte_len from the device: checked before use
         if (buffer < 0) {
-            errors.increment(); // not a posted buffer of ours: nothing to repost (logged)
+            figures.error(); // not a posted buffer of ours: nothing to repost (logged)
             return -1;
         }
         if (!wcs.isSuccess(i) || !checked.fits(wcs, i)) {
-            errors.increment();
+            figures.error();
             LOG.debugf("activation %s: %s completion of buffer %d on QP %d", name, CompletionCheck.status(wcs, i),
                     buffer, wcs.qpNum(i));
             buffers.release(buffer);
@@ -511,15 +504,7 @@ public final class Poller extends LongRunningWork {
 
     /** A batch's delivery ended: its buffers go back for reposting and its endpoint slot frees up. */
     private void returned(Delivery batch) {
-        delivered.add(batch.count() - batch.skipped());
-        if (batch.skipped() > 0) {
-            undelivered.add(batch.skipped());
-        }
-        if (batch.failures() > 0) {
-            failures.add(batch.failures());
-            redelivered.add(batch.redelivered());
-            deadLettered.add(batch.deadLettered());
-        }
+        figures.returned(batch);
         returned.offer(batch);
         permits.release();
         if (lanes != null) {
@@ -628,30 +613,19 @@ public final class Poller extends LongRunningWork {
         }
     }
 
+    /** @return the completions taken and the batches' outcomes */
+    public DeliveryFigures figures() {
+        return figures;
+    }
+
     /** Releases every endpoint (once no delivery runs). */
     public void releaseEndpoints() {
         endpoints.releaseAll();
     }
 
-    /** @return receive completions polled, success and error */
-    public long completed() {
-        return completed.sum();
-    }
 
-    /** @return completions with a status other than SUCCESS, or a wr_id or byte_len the SRQ cannot have produced */
-    public long errors() {
-        return errors.sum();
-    }
 
-    /** @return messages delivered (onReceive returned or threw) */
-    public long delivered() {
-        return delivered.sum();
-    }
 
-    /** @return successful receive completions never delivered: left when the drain timeout passed */
-    public long undelivered() {
-        return undelivered.sum();
-    }
 
     /** Ends a pause after consecutive failures (management); nothing when not paused. */
     public void resume() {
@@ -668,15 +642,7 @@ public final class Poller extends LongRunningWork {
         return pause.pauses();
     }
 
-    /** @return delivery attempts after a failed one */
-    public long redelivered() {
-        return redelivered.sum();
-    }
 
-    /** @return messages whose every attempt failed */
-    public long deadLettered() {
-        return deadLettered.sum();
-    }
 
     /** @return messages copied out of the SRQ past maxHeldPerConnection: waiting (ordering=connection) or retained */
     public long copiedOut() {
@@ -691,10 +657,5 @@ public final class Poller extends LongRunningWork {
     /** @return connections disconnected for holding more than maxHeldPerConnection allows */
     public long slowDisconnects() {
         return lanes == null ? 0 : lanes.evicted();
-    }
-
-    /** @return deliveries that failed (onReceive, beforeDelivery or afterDelivery threw) */
-    public long failures() {
-        return failures.sum();
     }
 }

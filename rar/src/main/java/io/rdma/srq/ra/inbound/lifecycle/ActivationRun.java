@@ -345,7 +345,7 @@ final class ActivationRun {
         poller.releaseEndpoints();
         Teardown.quietly(context);
         freed = true;
-        long undelivered = poller.undelivered();
+        long undelivered = poller.figures().undelivered();
         if (undelivered > 0 && deviceLost) {
             RaLogger.LOG.lostAtDeviceLoss(name, undelivered, device, drainTimeout.toMillis());
         } else if (undelivered > 0) {
@@ -365,7 +365,7 @@ final class ActivationRun {
      *         run that was deactivated (those are {@code undelivered})
      */
     long lostAtDeviceLoss() {
-        return deviceLost ? poller.undelivered() : 0;
+        return deviceLost ? poller.figures().undelivered() : 0;
     }
 
     /** @return the activation's name (srqName, else the MDB class's simple name) */
@@ -397,10 +397,10 @@ final class ActivationRun {
     /** @return the counters now */
     ActivationStatistics statistics() {
         return ActivationStatistics.builder().srqName(name).device(device).posted(buffers.posted())
-                .completed(poller.completed()).delivered(poller.delivered()).undelivered(poller.undelivered())
-                .endpointFailures(poller.failures()).redelivered(poller.redelivered())
-                .deadLettered(poller.deadLettered()).pauses(poller.pauses()).paused(poller.paused())
-                .errorCompletions(poller.errors()).limitEvents(control.limitEvents())
+                .completed(poller.figures().completed()).delivered(poller.figures().delivered()).undelivered(poller.figures().undelivered())
+                .endpointFailures(poller.figures().failures()).redelivered(poller.figures().redelivered())
+                .deadLettered(poller.figures().deadLettered()).pauses(poller.pauses()).paused(poller.paused())
+                .errorCompletions(poller.figures().errors()).limitEvents(control.limitEvents())
                 .outstanding(buffers.outstanding()).fill(buffers.fill()).connections(links.size())
                 .rejectedByReason(admission.rejectedByReason()).copiedOut(poller.copiedOut())
                 .slowDisconnects(poller.slowDisconnects()).halfOpenReaped(control.halfOpenReaped())
