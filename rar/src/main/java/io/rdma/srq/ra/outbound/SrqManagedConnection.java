@@ -36,7 +36,6 @@ import javax.transaction.xa.XAResource;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +84,7 @@ public final class SrqManagedConnection implements ManagedConnection {
     private final DeviceAttributes deviceAttributes;
     /** The device's name, kept for messages after the context is closed. */
     private final String device;
-    private final Map<String, PooledSrq> srqs = new ConcurrentHashMap<>();
+    private final SrqPool srqs;
     private final Map<PeerKey, PeerLink> peers = new ConcurrentHashMap<>();
     private final Map<Integer, PeerLink> byQp = new ConcurrentHashMap<>();
     private final ReentrantLock servicing = new ReentrantLock();
@@ -116,6 +115,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         this.deviceAttributes = deviceAttributes;
         this.device = context.deviceName();
         this.presence = new DevicePresence(context, DevicePresence.PERIOD);
+        this.srqs = new SrqPool(pd, deviceAttributes, device, config.receiveBufferSize());
     }
 
     static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config) throws ResourceException {
@@ -181,54 +181,22 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     /** @return the number of named SRQs in the pool */
     public int srqCount() {
-        return srqs.size();
+        return srqs.count();
     }
 
     /**
-     * Opens or creates a named SRQ of the pool; a new one is created with srq_limit 0, filled from
-     * its slab, then armed with {@code spec.srqLimit()}.
+     * Opens or creates a named SRQ of the pool ({@link SrqPool#open}); the connection is serviced
+     * from then on.
      *
      * @param name the name
      * @param spec the requested sizes
      * @return the SRQ
-     * @throws VerbsException EINVAL for a bad name or srq_limit ≥ max_wr, EOPNOTSUPP on a device
-     *                        without SRQs, EEXIST if open with less than asked, else the create errno
+     * @throws VerbsException as {@link SrqPool#open}
      */
     PooledSrq srq(String name, SrqAttributes spec) throws VerbsException {
-        if (name == null || name.isBlank()) {
-            throw new VerbsException("ibv_create_srq", Errno.EINVAL, "the SRQ name must not be empty");
-        }
-        PooledSrq existing = srqs.get(name);
-        if (existing == null) {
-            synchronized (srqs) {
-                existing = srqs.get(name);
-                if (existing == null) {
-                    if (deviceAttributes.maxSrq() == 0 || deviceAttributes.maxSrqWr() == 0) {
-                        throw new VerbsException("ibv_create_srq", Errno.EOPNOTSUPP, device
-                                + " has no SRQ support (max_srq " + deviceAttributes.maxSrq() + ")");
-                    }
-                    long most = Math.min(deviceAttributes.maxSrqWr(), deviceAttributes.maxCqe());
-                    if (spec.maxWr() < 1 || spec.maxWr() > most) {
-                        throw new VerbsException("ibv_create_srq", Errno.EINVAL, "max_wr " + spec.maxWr()
-                                + " must be in 1.." + most + " (the device's max_srq_wr " + deviceAttributes.maxSrqWr()
-                                + " and max_cqe " + deviceAttributes.maxCqe() + ": the SRQ's CQ holds a completion per "
-                                + "receive)");
-                    }
-                    PooledSrq.checkLimit(spec);
-                    PooledSrq created = PooledSrq.create(pd, name, spec, config.receiveBufferSize());
-                    srqs.put(name, created);
-                    factory.receiveService().register(this);
-                    return created;
-                }
-            }
-        }
-        SharedReceiveQueue q = existing.srq();
-        if (q.maxWr() < spec.maxWr() || q.maxSge() < spec.maxSge()) {
-            throw new VerbsException("ibv_create_srq", Errno.EEXIST, "SRQ '" + name + "' is open with max_wr "
-                    + q.maxWr() + ", max_sge " + q.maxSge() + "; asked for max_wr " + spec.maxWr()
-                    + ", max_sge " + spec.maxSge());
-        }
-        return existing;
+        PooledSrq srq = srqs.open(name, spec);
+        factory.receiveService().register(this);
+        return srq;
     }
 
     /**
@@ -384,16 +352,7 @@ public final class SrqManagedConnection implements ManagedConnection {
     }
 
     private int pollSrqs() {
-        int n = 0;
-        for (PooledSrq s : srqs.values()) {
-            try {
-                n += s.poll(sink);
-            } catch (VerbsException e) {
-                failureLines.event("refill " + s.name(), (notLogged, seconds) -> RaLogger.LOG.refillFailed(e, s.name(),
-                        device, notLogged, seconds));
-            }
-        }
-        return n;
+        return srqs.pollAll(sink);
     }
 
     private final PooledSrq.Sink sink = new PooledSrq.Sink() {
@@ -428,7 +387,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     /** @return registered receive bytes of all pooled SRQs: their slabs, whatever the number of peers */
     public long registeredReceiveBytes() {
-        return srqs.values().stream().mapToLong(PooledSrq::registeredBytes).sum();
+        return srqs.registeredBytes();
     }
 
     /** @return replies discarded because no call waited for them, over all its peers, alive or retired */
@@ -461,7 +420,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     /** @return receive WRs posted and not consumed, over all pooled SRQs */
     public long outstandingReceives() {
-        return srqs.values().stream().mapToLong(PooledSrq::outstanding).sum();
+        return srqs.outstanding();
     }
 
     /**
@@ -521,19 +480,9 @@ public final class SrqManagedConnection implements ManagedConnection {
     }
 
     private void limitReached(SharedReceiveQueue q) {
-        for (PooledSrq s : srqs.values()) {
-            if (s.srq() == q) {
-                try {
-                    int outstanding = s.limitReached();
-                    if (factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
-                        registry.limitReached(SrqLimitReached.builder().srqName(s.name()).device(device)
-                                .limit(s.limit()).outstanding(outstanding).time(Instant.now()).build(), classLoader);
-                    }
-                } catch (VerbsException | IllegalStateException e) {
-                    failureLines.event("refill " + s.name(), (notLogged, seconds) -> RaLogger.LOG.refillFailed(e, s.name(),
-                        device, notLogged, seconds));
-                }
-            }
+        Optional<SrqLimitReached> event = srqs.limitReached(q);
+        if (event.isPresent() && factory.getResourceAdapter() instanceof PooledConnectionRegistry registry) {
+            registry.limitReached(event.get(), classLoader);
         }
     }
 
@@ -652,8 +601,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             retire(List.copyOf(peers.values()), teardown); // the QPs before their SRQs
             peers.clear();
             byQp.clear();
-            teardown.closeAll(List.copyOf(srqs.values())); // each SRQ before its slab
-            srqs.clear();
+            srqs.closeAll(teardown); // each SRQ before its slab
         } finally {
             servicing.unlock();
         }
