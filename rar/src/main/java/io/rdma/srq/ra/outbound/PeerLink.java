@@ -7,6 +7,7 @@ import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.RcConnection;
+import io.rdma.srq.ra.support.SpinBudget;
 import io.rdma.srq.verbs.CmConnection;
 import io.rdma.srq.verbs.CmEvent;
 
@@ -24,7 +25,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntSupplier;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A peer of a pooled connection: its {@link RcConnection} (the QP on a pooled SRQ, the send ring,
@@ -58,7 +60,7 @@ final class PeerLink implements AutoCloseable {
     private final InetSocketAddress remote;
     private final String srqName;
     private final ReceiveService service;
-    private final IntSupplier poll;
+    private final SrqManagedConnection connection;
     private final Map<Integer, PendingCall> pending = new ConcurrentHashMap<>();
     private final Queue<PendingCall> inOrder = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<SrqMessage> unsolicited = new ArrayBlockingQueue<>(UNSOLICITED_CAPACITY);
@@ -79,16 +81,17 @@ final class PeerLink implements AutoCloseable {
      * @param rc      the connection
      * @param remote  the address it was connected to
      * @param srqName the pooled SRQ its receives come from
-     * @param service the servicing loop, which polls for calls no caller thread polls for
-     * @param poll    one poll of the pooled connection's CQs that returns at once if another thread
-     *                polls them (a waiting caller's spin)
+     * @param service    the servicing loop, which polls for calls no caller thread polls for
+     * @param connection the pooled connection whose CQs a waiting caller polls while it spins
+     *                   ({@link SrqManagedConnection#pollReplies})
      */
-    PeerLink(RcConnection rc, InetSocketAddress remote, String srqName, ReceiveService service, IntSupplier poll) {
+    PeerLink(RcConnection rc, InetSocketAddress remote, String srqName, ReceiveService service,
+             SrqManagedConnection connection) {
         this.rc = rc;
         this.remote = remote;
         this.srqName = srqName;
         this.service = service;
-        this.poll = poll;
+        this.connection = connection;
     }
 
     /** @return the address it was connected to */
@@ -161,20 +164,19 @@ final class PeerLink implements AutoCloseable {
      * Posts a request numbered for its reply.
      *
      * @param request the bytes
-     * @param call    makes the call from its number
+     * @param future  the future of an asynchronous call (callAsync), or null for a synchronous one
      * @param wait    the longest wait for room in a full send ring (the call's timeout)
-     * @param <C>     the call's type
      * @return the call, registered before the request was posted
      * @throws SrqCallException when the link failed or the post failed (EMSGSIZE, ENOTCONN, EIO,
      *                          ETIMEDOUT: the send ring stayed full for {@code wait}, …)
      */
-    <C extends PendingCall> C start(ByteBuffer request, java.util.function.IntFunction<C> call, Duration wait) {
+    PendingCall start(ByteBuffer request, CompletableFuture<SrqMessage> future, Duration wait) {
         VerbsException failed = failure;
         if (failed != null) {
             throw SrqCallException.of(failed, remote.toString());
         }
         int id = CALL_BIT | (sequence.incrementAndGet() & 0x7FFF_FFFF);
-        C c = call.apply(id);
+        PendingCall c = new PendingCall(id, future);
         pending.put(id, c);
         if (!echoes) {
             inOrder.add(c);
@@ -204,21 +206,72 @@ final class PeerLink implements AutoCloseable {
     }
 
     /**
-     * Waits for a synchronous call's outcome: the caller polls the pooled connection's CQs itself
-     * while it spins (for as long as this peer's {@link CallSpin} says), then parks and leaves the
-     * polling to the servicing loop ({@link PendingCall#await}).
+     * Waits for a synchronous call's outcome: the caller first polls the pooled connection's CQs itself
+     * ({@link #spinForReply}: a reply found is handed to its call by {@link #onMessage} on this very
+     * thread, no hand-off), then parks and leaves the polling to the servicing loop
+     * ({@link #parkForReply}).
      *
      * @param c        the call, from {@link #start}
      * @param deadline System.nanoTime at which it times out
      * @param timeout  its timeout, for the message
      * @return the reply
-     * @throws SrqCallException the failure
+     * @throws SrqCallException the failure: ETIMEDOUT at the deadline, EINTR when the waiting thread is
+     *                          interrupted, ENOTCONN when the link fails meanwhile
      */
     SrqMessage await(PendingCall c, long deadline, Duration timeout) {
         long t0 = System.nanoTime();
-        SrqMessage reply = c.await(deadline, spin.nanos(), () -> timedOut(c, timeout), () -> interrupted(c), poll, service);
+        spinForReply(c, deadline);
+        if (!c.isDone()) {
+            parkForReply(c, deadline, timeout);
+        }
         spin.replied(System.nanoTime() - t0);
-        return reply;
+        return c.reply();
+    }
+
+    /**
+     * Polls the pooled connection's CQs on the caller's thread for as long as this peer's
+     * {@link CallSpin} says, if {@link SpinBudget#PROCESS} gives it a slot; a poll that finds another
+     * thread polling returns at once.
+     */
+    private void spinForReply(PendingCall c, long deadline) {
+        long spinNanos = spin.nanos();
+        if (c.isDone() || spinNanos <= 0 || !SpinBudget.PROCESS.tryEnter()) {
+            return;
+        }
+        try {
+            long spinUntil = Math.min(System.nanoTime() + spinNanos, deadline);
+            do {
+                if (connection.pollReplies() == 0) {
+                    Thread.onSpinWait();
+                }
+            } while (!c.isDone() && System.nanoTime() - spinUntil < 0);
+        } finally {
+            SpinBudget.PROCESS.exit();
+        }
+    }
+
+    /**
+     * Parks until the outcome is set, counted with the servicing loop as a call it must poll for; at
+     * the deadline sets the timeout (unless the reply won the race), on an interrupt EINTR (the
+     * interrupt status stays set: parkNanos would return at once).
+     */
+    private void parkForReply(PendingCall c, long deadline, Duration timeout) {
+        c.parkHere();
+        service.callStarted();
+        try {
+            while (!c.isDone()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    timedOut(c, timeout);
+                } else if (Thread.currentThread().isInterrupted()) {
+                    interrupted(c);
+                } else {
+                    LockSupport.parkNanos(c, left);
+                }
+            }
+        } finally {
+            service.callEnded();
+        }
     }
 
     /**

@@ -2,24 +2,20 @@ package io.rdma.srq.ra.outbound;
 
 import io.rdma.srq.api.SrqCallException;
 import io.rdma.srq.api.SrqMessage;
-import io.rdma.srq.ra.support.SpinBudget;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.IntSupplier;
 
 /**
  * One call waiting for its reply: its number (the imm_data of the request), its outcome (the
  * reply, or the failure) set exactly once by whoever comes first — the thread that polled the
  * reply (the caller itself, another caller of the same pooled connection, or the servicing loop),
  * the waiter at its deadline, a close or a peer failure — and its way of waking the caller: a
- * synchronous caller polls the pooled connection's CQs itself for as long as {@link CallSpin} says
- * when {@link SpinBudget} gives it a slot (so the reply needs no hand-off to another thread), then
- * parks and counts itself with the servicing loop, which polls for it from then on (no lock held
- * while waiting, no thread per peer); an asynchronous call's future is completed on the common
- * pool, never on the thread that set the outcome.
+ * synchronous caller that parked ({@link #parkHere}) is unparked (how it waits:
+ * {@link PeerLink#await}); an asynchronous call's future is completed on the common pool, never on
+ * the thread that set the outcome.
  */
 final class PendingCall {
     private final int id;
@@ -78,58 +74,24 @@ final class PendingCall {
         return true;
     }
 
+    /** The calling thread is about to park until the outcome is set: {@link #complete} unparks it. */
+    void parkHere() {
+        waiter = Thread.currentThread();
+    }
+
     /**
-     * Waits for the outcome until {@code deadline} (System.nanoTime): polls with {@code poll} and
-     * spins for {@code spinNanos} if {@link SpinBudget#PROCESS} has a slot, then parks, counted
-     * with {@code service} as a call the servicing loop must poll for; at the deadline asks
-     * {@code onTimeout} to set the timeout (which it does unless the reply won the race).
-     * Synchronous calls only.
+     * {@return the reply, once the outcome is set}
      *
-     * @param deadline  System.nanoTime at which the call times out
-     * @param spinNanos how long to poll and spin before parking, ns ({@link CallSpin#nanos})
-     * @param onTimeout sets the timeout outcome
-     * @param onInterrupt sets the outcome for an interrupted waiter (EINTR; the interrupt status stays set)
-     * @param poll      one poll of the pooled connection's CQs, returning at once if another thread polls
-     * @param service   the servicing loop, which polls while the caller is parked
-     * @return the reply
-     * @throws SrqCallException the failure
+     * @throws SrqCallException the failure the outcome is
+     * @throws IllegalStateException before the outcome is set
      */
-    SrqMessage await(long deadline, long spinNanos, Runnable onTimeout, Runnable onInterrupt, IntSupplier poll,
-                      ReceiveService service) {
+    SrqMessage reply() {
         Object o = outcome.get();
-        if (o == null && spinNanos > 0 && SpinBudget.PROCESS.tryEnter()) {
-            try {
-                long spinUntil = Math.min(System.nanoTime() + spinNanos, deadline);
-                do {
-                    if (poll.getAsInt() == 0) {
-                        Thread.onSpinWait();
-                    }
-                    o = outcome.get();
-                } while (o == null && System.nanoTime() - spinUntil < 0);
-            } finally {
-                SpinBudget.PROCESS.exit();
-            }
-        }
-        if (o == null) {
-            waiter = Thread.currentThread();
-            service.callStarted();
-            try {
-                while ((o = outcome.get()) == null) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        onTimeout.run();
-                    } else if (Thread.currentThread().isInterrupted()) {
-                        onInterrupt.run(); // parkNanos would return at once: no busy wait until the deadline
-                    } else {
-                        LockSupport.parkNanos(this, left);
-                    }
-                }
-            } finally {
-                service.callEnded();
-            }
-        }
         if (o instanceof SrqMessage m) {
             return m;
+        }
+        if (o == null) {
+            throw new IllegalStateException("call " + Integer.toUnsignedString(id) + " has no outcome yet");
         }
         throw (SrqCallException) o;
     }

@@ -250,7 +250,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         RcConnection rc = RcConnection.connect(pd, RcConnection.Receives.fromSrq(srq.cq(), srq.srq()),
                 new RcConnection.Sends(config.sendBufferSize(), SEND_BUFFER_SIZE, true), remote, timeout,
                 Admission.privateDataFor(authKeys, remote), config.fabric());
-        return new PeerLink(rc, remote, srqName, factory.receiveService(), this::pollReplies);
+        return new PeerLink(rc, remote, srqName, factory.receiveService(), this);
     }
 
     /**

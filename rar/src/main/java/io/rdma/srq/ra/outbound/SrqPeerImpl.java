@@ -91,7 +91,7 @@ final class SrqPeerImpl implements SrqPeer {
         long deadline = System.nanoTime() + positive(timeout).toNanos();
         Objects.requireNonNull(request, "request");
         PeerLink l = link();
-        PendingCall c = l.start(request, id -> new PendingCall(id, null), timeout);
+        PendingCall c = l.start(request, null, timeout);
         waiting.add(c);
         try {
             return l.await(c, deadline, timeout);
@@ -106,7 +106,7 @@ final class SrqPeerImpl implements SrqPeer {
         Objects.requireNonNull(request, "request");
         PeerLink l = link();
         CompletableFuture<SrqMessage> future = new CompletableFuture<>();
-        PendingCall c = l.start(request, id -> new PendingCall(id, future), timeout);
+        PendingCall c = l.start(request, future, timeout);
         waiting.add(c);
         future.whenComplete((r, e) -> waiting.remove(c));
         CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, ForkJoinPool.commonPool())
