@@ -20,7 +20,7 @@
 #        (c) c-jms-required / c-jms-not-supported: JMS MDBs on Artemis (in-VM, NON_PERSISTENT,
 #            address-setting "#" max-size-bytes=-1 so that nothing pages), each sender its own
 #            connection, session and producer
-#      one untimed warm-up run of each, then ROUNDS rounds of every case in turn; then the check that
+#      TP_WARMUPS untimed warm-up runs of each, then ROUNDS rounds of every case in turn; then the check that
 #      the receiver is the bottleneck: each case with 1 and 4 senders (same message total), and for
 #      the JMS cases the receiver alone, twice: the queue filled while the MDB's delivery is stopped
 #      (management stop-delivery), then start-delivery and the MDB's first-to-last delivery rate
@@ -41,7 +41,9 @@
 #   --skip-jmh    leave out (d) (its row then says "not run")
 #   --no-results  write $OUT/summary.md only, leave RESULTS.md alone
 # Knobs (environment): ROUNDS (3), TP_CASES and RR_CASES (the case lists below, e.g. a subset), TP_MESSAGES (messages per run of an SRQ throughput case, 200000:
-#   about a second at the rates seen), TP_JMS_MESSAGES (per run of a JMS case, 20000), RR_CALLS (timed
+#   about a second at the rates seen), TP_JMS_MESSAGES (per run of a JMS case, TP_MESSAGES: runs of
+#   20000 ended while Artemis' send path was still being compiled and measured a third of its rate),
+#   TP_WARMUPS (untimed runs of each case before the rounds, 3), RR_CALLS (timed
 #   calls per caller and run, 20000, a quarter as many untimed first), RR_MAX_MS (a run's timed phase
 #   ends after this many ms if the calls have not, 5000; the warm-up after a third of it), BENCH_OUT
 #   (it-tests/target/side-by-side), MVN_ARGS (e.g. -o), JAVA_HOME (JDK 25), SERVER_JAVA_OPTS (extra JVM
@@ -56,7 +58,8 @@ export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
 OUT=${BENCH_OUT:-$REPO/it-tests/target/side-by-side}
 ROUNDS=${ROUNDS:-3}
 TP_MESSAGES=${TP_MESSAGES:-200000}
-TP_JMS_MESSAGES=${TP_JMS_MESSAGES:-20000}
+TP_JMS_MESSAGES=${TP_JMS_MESSAGES:-$TP_MESSAGES}
+TP_WARMUPS=${TP_WARMUPS:-3}
 RR_CALLS=${RR_CALLS:-20000}
 RR_MAX_MS=${RR_MAX_MS:-5000}
 TP_SENDERS=2
@@ -152,7 +155,9 @@ server() {
     say "  $1 $2 senders=$3: $(field rate "$r") msg/s (send phase $(field sendRate "$r") msg/s, backlog mean $(field meanBacklog "$r") max $(field maxBacklog "$r"), at send end $(field backlogAtSendEnd "$r"))"
   }
   say "throughput: warm-up (untimed) then $ROUNDS interleaved rounds of $THROUGHPUT_CASES"
-  for c in $THROUGHPUT_CASES; do tp warmup "$c" $TP_SENDERS || die "throughput $c"; done
+  for w in $(seq "$TP_WARMUPS"); do
+    for c in $THROUGHPUT_CASES; do tp "warmup$w" "$c" $TP_SENDERS || die "throughput $c"; done
+  done
   for r in $(seq "$ROUNDS"); do
     for c in $THROUGHPUT_CASES; do tp "$r" "$c" $TP_SENDERS || die "throughput $c"; done
   done
@@ -237,7 +242,7 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
        "embedded Artemis $(cat "$OUT/artemis-version.txt") (in-VM); load average at the start: $LOAD_START, at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "Command: \`$COMMAND\` (ROUNDS=$ROUNDS, TP_MESSAGES=$TP_MESSAGES, TP_JMS_MESSAGES=$TP_JMS_MESSAGES, RR_CALLS=$RR_CALLS," \
        "RR_MAX_MS=$RR_MAX_MS); wall time $(( $(date +%s) - T0 )) s. Medians of $ROUNDS" \
-       "interleaved rounds (min–max in brackets), after one untimed warm-up run of each throughput case."
+       "interleaved rounds (min–max in brackets), after $TP_WARMUPS untimed warm-up runs of each throughput case."
   echo "Server JVM: -Xms2g -Xmx2g${SERVER_JAVA_OPTS:+ $SERVER_JAVA_OPTS}, C2 (no TieredStopAtLevel). The soft device (provider=soft) is in the"
   echo "server's JVM: senders and receivers share its 2 cores. Artemis: NON_PERSISTENT, address-setting \`#\`"
   echo "max-size-bytes=-1 (bench.cli), so nothing pages: \`AMQ222038\` (starting paging) lines in the run's"
