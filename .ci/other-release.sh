@@ -97,6 +97,13 @@ fi
 T1=$(date +%s)
 
 mountpoint -q "$ROOT/proc" || mount_all
+# The JDK is this machine's, bind-mounted: its lib/security/cacerts is a link to
+# /etc/ssl/certs/java/cacerts, which resolves inside the chroot. The chroot gets this machine's trust
+# stores (Java's and the PEM bundle), so Maven in it downloads what Maven here does — through a
+# TLS-inspecting proxy too (a lab build fetches junit-platform-console-standalone on a fresh ~/.m2).
+for f in /etc/ssl/certs/java/cacerts /etc/ssl/certs/ca-certificates.crt; do
+  if [ -r "$f" ]; then mkdir -p "$ROOT$(dirname "$f")" && cp -L "$f" "$ROOT$f"; fi
+done
 rm -rf "$ROOT/work/src"; mkdir -p "$ROOT/work/src"
 tar -C "$REPO" --exclude=./.git --exclude='./target' --exclude='./*/target' --exclude='./*/*/target' -cf - . \
   | tar -C "$ROOT/work/src" -xf -
