@@ -3,7 +3,10 @@ package io.rdma.srq.api;
 import java.io.Serial;
 
 /**
- * No reply arrived within the call's timeout (ETIMEDOUT), or the waiting thread was interrupted (EINTR). The call is over: a reply that arrives later is discarded and counted, never handed to another call.
+ * The operation did not complete in time (ETIMEDOUT) — no reply within a call's timeout, a send queue that
+ * stayed full, a flush or connect that took too long — or the waiting thread was interrupted (EINTR). A
+ * call that timed out is over: a reply that arrives later is discarded and counted, never handed to
+ * another call.
  */
 public final class CallTimedOutException extends SrqCallException {
     @Serial

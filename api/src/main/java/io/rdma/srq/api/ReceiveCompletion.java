@@ -21,16 +21,11 @@ import java.nio.ByteBuffer;
  * completions are never delivered) and src_qp (not valid on RC) are not exposed: they say nothing
  * about a delivered message. The connection is {@link #connectionId()}.
  */
-public interface ReceiveCompletion {
+public interface ReceiveCompletion extends SrqMessage {
 
-    /** {@return byte_len: message length in bytes} */
-    int byteLen();
-
-    /** {@return whether the sender used SEND_WITH_IMM (IBV_WC_WITH_IMM)} */
-    boolean hasImmData();
-
-    /** {@return imm_data in host byte order (0 when {@link #hasImmData()} is false)} */
-    int immData();
+    /** {@return byte_len: the message length in bytes (valid after the call too)} */
+    @Override
+    int length();
 
     /** {@return qp_num: the local QP (the connection) the message arrived on} */
     int qpNum();
@@ -47,16 +42,18 @@ public interface ReceiveCompletion {
     int deliveryAttempt();
 
     /**
-     * {@return a read-only view of the {@link #byteLen()} message bytes, valid only during the call
+     * {@return a read-only view of the {@link #length()} message bytes, valid only during the call
      *         and on the delivering thread: a view kept past the call throws
      *         (IllegalStateException once the adapter took the buffer back, WrongThreadException on
      *         another thread) and never shows another message's bytes}
      *
      * @throws IllegalStateException after the call returned
      */
+    @Override
     ByteBuffer payload();
 
     /** {@return a copy of the message bytes, usable after the call} */
+    @Override
     byte[] copyPayload();
 
     /**
@@ -99,13 +96,15 @@ public interface ReceiveCompletion {
      * plain SEND. {@link #reply(ByteBuffer, int)} sends the immediate data given instead.
      *
      * @param message the bytes, at most the activation's replyBufferSize
-     * @throws VerbsException EMSGSIZE above replyBufferSize; ENOTCONN when the connection is gone;
-     *                        EIO if an earlier reply on it completed with an error (the message names
-     *                        the work-completion status); ETIMEDOUT if its send queue stayed full for the
-     *                        activation's replyTimeout
+     * @throws PeerUnavailableException ENOTCONN when the connection is gone; EIO if an earlier reply on
+     *                                  it completed with an error (the message names the work-completion
+     *                                  status)
+     * @throws MessageTooLargeException EMSGSIZE above replyBufferSize
+     * @throws CallTimedOutException    ETIMEDOUT if its send queue stayed full for the activation's
+     *                                  replyTimeout
      * @throws IllegalStateException after the call returned
      */
-    void reply(ByteBuffer message) throws VerbsException;
+    void reply(ByteBuffer message);
 
     /**
      * As {@link #reply(ByteBuffer)} with immediate data (SEND_WITH_IMM).
@@ -115,7 +114,7 @@ public interface ReceiveCompletion {
      *                with the high bit set for the reply to its call of that number: answer a call with
      *                {@link #reply(ByteBuffer)}, which echoes it, and keep the high bit clear here
      *                unless the peer is a foreign program with its own protocol
-     * @throws VerbsException as {@link #reply(ByteBuffer)}
+     * @throws SrqCallException as {@link #reply(ByteBuffer)}
      */
-    void reply(ByteBuffer message, int immData) throws VerbsException;
+    void reply(ByteBuffer message, int immData);
 }

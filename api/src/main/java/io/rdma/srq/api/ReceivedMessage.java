@@ -1,7 +1,5 @@
 package io.rdma.srq.api;
 
-import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -13,18 +11,13 @@ import java.util.Objects;
  *
  * <p>Made by the adapter ({@link #of}); a later version may add accessors, never remove one.
  */
-public final class ReceivedMessage {
-    private final byte[] bytes;
-    private final boolean hasImmData;
-    private final int immData;
+public final class ReceivedMessage extends OwnedMessage {
     private final int deliveryAttempt;
     private final ReplyHandle replyHandle;
 
     private ReceivedMessage(byte[] bytes, boolean hasImmData, int immData, int deliveryAttempt,
                             ReplyHandle replyHandle) {
-        this.bytes = Objects.requireNonNull(bytes, "bytes");
-        this.hasImmData = hasImmData;
-        this.immData = immData;
+        super(bytes, hasImmData, immData);
         this.deliveryAttempt = deliveryAttempt;
         this.replyHandle = Objects.requireNonNull(replyHandle, "replyHandle");
     }
@@ -44,31 +37,6 @@ public final class ReceivedMessage {
         return new ReceivedMessage(bytes, hasImmData, immData, deliveryAttempt, replyHandle);
     }
 
-    /** {@return byte_len: the message length in bytes} */
-    public int byteLen() {
-        return bytes.length;
-    }
-
-    /** {@return a read-only view of the bytes (a fresh view on each call; any thread, any time)} */
-    public ByteBuffer payload() {
-        return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
-    }
-
-    /** {@return a copy of the bytes} */
-    public byte[] copyPayload() {
-        return bytes.clone();
-    }
-
-    /** {@return whether the sender used SEND_WITH_IMM} */
-    public boolean hasImmData() {
-        return hasImmData;
-    }
-
-    /** {@return imm_data in host byte order (0 when {@link #hasImmData()} is false)} */
-    public int immData() {
-        return immData;
-    }
-
     /** {@return the id of the connection it arrived on, never reused ({@link ReplyHandle#connectionId()})} */
     public long connectionId() {
         return replyHandle.connectionId();
@@ -86,19 +54,18 @@ public final class ReceivedMessage {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ReceivedMessage m && hasImmData == m.hasImmData && immData == m.immData
-                && deliveryAttempt == m.deliveryAttempt && connectionId() == m.connectionId()
-                && Arrays.equals(bytes, m.bytes);
+        return super.equals(o) && o instanceof ReceivedMessage m && deliveryAttempt == m.deliveryAttempt
+                && connectionId() == m.connectionId();
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(Arrays.hashCode(bytes), hasImmData, immData, deliveryAttempt, connectionId());
+        return Objects.hash(super.hashCode(), deliveryAttempt, connectionId());
     }
 
     @Override
     public String toString() {
-        return "ReceivedMessage[byte_len=" + bytes.length + (hasImmData ? ", imm_data=" + immData : "")
-                + ", connection=" + connectionId() + ", attempt=" + deliveryAttempt + "]";
+        return "ReceivedMessage[" + describeBytes() + ", connection=" + connectionId() + ", attempt="
+                + deliveryAttempt + "]";
     }
 }

@@ -26,5 +26,5 @@ public interface RegisteredMemory extends AutoCloseable {
      * @throws VerbsException the errno of ibv_dereg_mr (the memory is freed regardless)
      */
     @Override
-    void close() throws VerbsException;
+    void close();
 }

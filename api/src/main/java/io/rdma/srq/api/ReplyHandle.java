@@ -24,11 +24,14 @@ public interface ReplyHandle {
      * SEND otherwise.
      *
      * @param message the remaining bytes are sent, at most the activation's replyBufferSize
-     * @throws VerbsException ENOTCONN once the connection is gone; EMSGSIZE above replyBufferSize;
-     *                        EIO if an earlier reply on it completed with an error; ETIMEDOUT if its
-     *                        send queue stayed full for the activation's replyTimeout
+     * @throws PeerUnavailableException ENOTCONN once the connection is gone; EIO if an earlier reply on
+     *                                  it completed with an error (the message names the work-completion
+     *                                  status)
+     * @throws MessageTooLargeException EMSGSIZE above replyBufferSize
+     * @throws CallTimedOutException    ETIMEDOUT if its send queue stayed full for the activation's
+     *                                  replyTimeout
      */
-    void reply(ByteBuffer message) throws VerbsException;
+    void reply(ByteBuffer message);
 
     /**
      * As {@link #reply(ByteBuffer)} with the immediate data given (SEND_WITH_IMM).
@@ -38,7 +41,7 @@ public interface ReplyHandle {
      *                with the high bit set for the reply to its call of that number: answer a call with
      *                {@link #reply(ByteBuffer)}, which echoes it, and keep the high bit clear here
      *                unless the peer is a foreign program with its own protocol
-     * @throws VerbsException as {@link #reply(ByteBuffer)}
+     * @throws SrqCallException as {@link #reply(ByteBuffer)}
      */
-    void reply(ByteBuffer message, int immData) throws VerbsException;
+    void reply(ByteBuffer message, int immData);
 }

@@ -19,10 +19,15 @@ import java.nio.ByteBuffer;
  * {@code release}/{@code close} throws IllegalStateException; the {@link #copy()} and
  * {@link #replyHandle()} taken before stay valid.
  */
-public interface RetainedMessage extends AutoCloseable {
+public interface RetainedMessage extends SrqMessage, AutoCloseable {
 
-    /** {@return byte_len: the message length in bytes} */
-    int byteLen();
+    /**
+     * {@return the message length in bytes (byte_len)}
+     *
+     * @throws IllegalStateException after release
+     */
+    @Override
+    int length();
 
     /**
      * {@return a read-only view of the message bytes, usable from any thread until {@link #release()}
@@ -31,6 +36,7 @@ public interface RetainedMessage extends AutoCloseable {
      *
      * @throws IllegalStateException after release
      */
+    @Override
     ByteBuffer payload();
 
     /**
@@ -38,6 +44,7 @@ public interface RetainedMessage extends AutoCloseable {
      *
      * @throws IllegalStateException after release
      */
+    @Override
     byte[] copyPayload();
 
     /**

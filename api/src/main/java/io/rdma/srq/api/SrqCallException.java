@@ -3,8 +3,10 @@ package io.rdma.srq.api;
 import java.io.Serial;
 
 /**
- * A request/reply call or send through an {@link SrqPeer} failed. Unchecked; the subclass says
- * what the caller should do, the errno says what happened:
+ * An application call to a peer failed — {@link SrqPeer#send send}, {@link SrqPeer#flush flush},
+ * {@link SrqPeer#call call}, {@link SrqPeer#receive receive}, {@link ReplyHandle#reply reply} or
+ * {@link SrqConnection#connect connect}. A {@link VerbsException} (unchecked, with the operation and
+ * errno); the subclass says what the caller should do, the errno says what happened:
  * <ul>
  *   <li>{@link CallTimedOutException}: no reply in time ({@code ETIMEDOUT}), or the waiting thread
  *       was interrupted ({@code EINTR}); retry or give up</li>
@@ -15,14 +17,13 @@ import java.io.Serial;
  *   <li>{@link DeviceLostException}: the RDMA device or port is lost; the pooled connection is
  *       destroyed, get a new one</li>
  * </ul>
- * The message has the {@link VerbsException} form ({@code "operation: ERRNO (n, text): detail"}).
+ * The message has the {@link VerbsException} form ({@code "operation: ERRNO (n, text): detail"});
+ * {@link #getCause()} is the failure as the verb reported it.
  */
-public abstract class SrqCallException extends RuntimeException {
+public abstract class SrqCallException extends VerbsException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** The positive errno value. */
-    private final int errno;
     /** The peer's address as text. */
     private final String peer;
 
@@ -33,19 +34,8 @@ public abstract class SrqCallException extends RuntimeException {
      * @param peer  the peer's address as text
      */
     protected SrqCallException(VerbsException cause, String peer) {
-        super(cause.getMessage(), cause);
-        this.errno = cause.errno();
+        super(cause);
         this.peer = peer;
-    }
-
-    /** {@return the positive errno value, e.g. 110 for ETIMEDOUT} */
-    public int errno() {
-        return errno;
-    }
-
-    /** {@return the errno's symbolic name, e.g. {@code "ETIMEDOUT"}} */
-    public String errnoName() {
-        return Errno.nameOf(errno);
     }
 
     /** {@return the peer's address, as {@link java.net.InetSocketAddress#toString()} gives it} */
@@ -62,6 +52,9 @@ public abstract class SrqCallException extends RuntimeException {
      * @param peer  the peer's address as text
      */
     public static SrqCallException of(VerbsException cause, String peer) {
+        if (cause instanceof SrqCallException already) {
+            return already;
+        }
         if (cause.is(Errno.ETIMEDOUT) || cause.is(Errno.EINTR)) {
             return new CallTimedOutException(cause, peer);
         } else if (cause.is(Errno.EMSGSIZE)) {
@@ -71,4 +64,25 @@ public abstract class SrqCallException extends RuntimeException {
         }
         return new PeerUnavailableException(cause, peer);
     }
+
+    /**
+     * {@return a failure of {@link SrqConnection#connect connect}, grouped as {@link #of} groups a
+     * call's when the peer or the path to it failed (ECONNREFUSED, ECONNRESET, EHOSTUNREACH,
+     * ENETUNREACH, ENOTCONN, ETIMEDOUT, EINTR, ENODEV), or {@code cause} itself for a local failure
+     * (EINVAL, EOPNOTSUPP, ENOMEM, …) that no other peer would avoid}
+     *
+     * @param cause the failure
+     * @param peer  the peer's address as text
+     */
+    public static VerbsException ofConnect(VerbsException cause, String peer) {
+        for (Errno e : PEER_FAILURES) {
+            if (cause.is(e)) {
+                return of(cause, peer);
+            }
+        }
+        return cause;
+    }
+
+    private static final Errno[] PEER_FAILURES = {Errno.ECONNREFUSED, Errno.ECONNRESET, Errno.EHOSTUNREACH,
+            Errno.ENETUNREACH, Errno.ENOTCONN, Errno.ETIMEDOUT, Errno.EINTR, Errno.ENODEV};
 }

@@ -40,7 +40,7 @@ public interface SrqConnection extends AutoCloseable {
      * @return the device attributes
      * @throws VerbsException the errno of the query
      */
-    DeviceAttributes deviceAttributes() throws VerbsException;
+    DeviceAttributes deviceAttributes();
 
     /**
      * ibv_query_port(3) of {@link #portNumber()}.
@@ -48,7 +48,7 @@ public interface SrqConnection extends AutoCloseable {
      * @return the port attributes
      * @throws VerbsException the errno of the query
      */
-    PortAttributes portAttributes() throws VerbsException;
+    PortAttributes portAttributes();
 
     /**
      * efadv_query_device(3).
@@ -56,7 +56,7 @@ public interface SrqConnection extends AutoCloseable {
      * @return the EFA attributes, or empty for a device that is not EFA
      * @throws VerbsException any other errno
      */
-    Optional<EfaDeviceAttributes> efaAttributes() throws VerbsException;
+    Optional<EfaDeviceAttributes> efaAttributes();
 
     /**
      * Opens a named SRQ of the pooled connection, creating it with {@code spec} the first time
@@ -74,7 +74,7 @@ public interface SrqConnection extends AutoCloseable {
      *                        open with a smaller size, {@code EOPNOTSUPP} on a device without SRQs
      *                        (EFA), else the errno of ibv_create_srq, ibv_reg_mr or ibv_post_srq_recv
      */
-    SrqHandle openSrq(String name, SrqAttributes spec) throws VerbsException;
+    SrqHandle openSrq(String name, SrqAttributes spec);
 
     /**
      * Allocates and registers memory (ibv_reg_mr(3)) for receive buffers or sends.
@@ -84,7 +84,7 @@ public interface SrqConnection extends AutoCloseable {
      * @return the registered memory, deregistered and freed when this handle closes at the latest
      * @throws VerbsException {@code EINVAL} for bytes &lt; 1, else the errno of ibv_reg_mr
      */
-    RegisteredMemory registerMemory(long bytes, Set<AccessFlag> access) throws VerbsException;
+    RegisteredMemory registerMemory(long bytes, Set<AccessFlag> access);
 
     /** The SRQ {@link #connect(InetSocketAddress, Duration)} attaches peers to. */
     String DEFAULT_SRQ = "default";
@@ -98,7 +98,7 @@ public interface SrqConnection extends AutoCloseable {
      * @return the peer
      * @throws VerbsException as {@link #connect(InetSocketAddress, String, Duration)}
      */
-    SrqPeer connect(InetSocketAddress remote, Duration timeout) throws VerbsException;
+    SrqPeer connect(InetSocketAddress remote, Duration timeout);
 
     /**
      * Gets a peer of the pooled connection for {@code remote} whose QP takes its receives from the
@@ -112,10 +112,15 @@ public interface SrqConnection extends AutoCloseable {
      * @param srqName the pooled SRQ its receives (replies) come from
      * @param timeout bound for each resolution step and for the reply
      * @return the peer, this handle's view of it
-     * @throws VerbsException ECONNREFUSED (rejected or nobody listening), EHOSTUNREACH, ETIMEDOUT,
-     *                        EOPNOTSUPP on a device without SRQs, …
+     * @throws PeerUnavailableException ECONNREFUSED (rejected or nobody listening), EHOSTUNREACH,
+     *                                  ENETUNREACH, ECONNRESET
+     * @throws CallTimedOutException    ETIMEDOUT (a resolution step or the connect took longer than
+     *                                  {@code timeout})
+     * @throws DeviceLostException      ENODEV when the device is lost
+     * @throws VerbsException           a local failure, as the verb reported it: EOPNOTSUPP on a device
+     *                                  without SRQs, EINVAL for SRQ sizes the device refuses, ENOMEM, …
      */
-    SrqPeer connect(InetSocketAddress remote, String srqName, Duration timeout) throws VerbsException;
+    SrqPeer connect(InetSocketAddress remote, String srqName, Duration timeout);
 
     /**
      * Returns the connection to the pool: memory registered through it is freed and calls still

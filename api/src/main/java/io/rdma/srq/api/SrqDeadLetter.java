@@ -1,7 +1,6 @@
 package io.rdma.srq.api;
 
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -14,12 +13,9 @@ import java.util.Objects;
  *
  * <p>Made by the adapter only; new fields come as new accessors, so observers keep compiling.
  */
-public final class SrqDeadLetter {
+public final class SrqDeadLetter extends OwnedMessage {
     private final String srqName;
     private final long connectionId;
-    private final byte[] payload;
-    private final boolean hasImmData;
-    private final int immData;
     private final int attempts;
     private final Throwable lastFailure;
     private final Instant time;
@@ -38,11 +34,9 @@ public final class SrqDeadLetter {
      */
     public SrqDeadLetter(String srqName, long connectionId, byte[] payload, boolean hasImmData, int immData,
                          int attempts, Throwable lastFailure, Instant time) {
+        super(payload, hasImmData, immData);
         this.srqName = Objects.requireNonNull(srqName, "srqName");
         this.connectionId = connectionId;
-        this.payload = Objects.requireNonNull(payload, "payload");
-        this.hasImmData = hasImmData;
-        this.immData = immData;
         this.attempts = attempts;
         this.lastFailure = Objects.requireNonNull(lastFailure, "lastFailure");
         this.time = Objects.requireNonNull(time, "time");
@@ -56,21 +50,6 @@ public final class SrqDeadLetter {
     /** {@return the id of the connection the message arrived on (never reused)} */
     public long connectionId() {
         return connectionId;
-    }
-
-    /** {@return a copy of the message bytes (a fresh copy on each call)} */
-    public byte[] payload() {
-        return payload.clone();
-    }
-
-    /** {@return whether the sender used SEND_WITH_IMM} */
-    public boolean hasImmData() {
-        return hasImmData;
-    }
-
-    /** {@return imm_data in host byte order (0 when {@link #hasImmData()} is false)} */
-    public int immData() {
-        return immData;
     }
 
     /** {@return delivery attempts made, all failed} */
@@ -90,20 +69,18 @@ public final class SrqDeadLetter {
 
     @Override
     public String toString() {
-        return "SrqDeadLetter[srqName=" + srqName + ", connectionId=" + connectionId + ", bytes=" + payload.length
-                + (hasImmData ? ", imm_data=" + immData : "") + ", attempts=" + attempts + ", lastFailure="
-                + lastFailure + ", time=" + time + "]";
+        return "SrqDeadLetter[srqName=" + srqName + ", connectionId=" + connectionId + ", " + describeBytes()
+                + ", attempts=" + attempts + ", lastFailure=" + lastFailure + ", time=" + time + "]";
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SrqDeadLetter d && connectionId == d.connectionId && attempts == d.attempts
-                && hasImmData == d.hasImmData && immData == d.immData && srqName.equals(d.srqName)
-                && Arrays.equals(payload, d.payload) && time.equals(d.time);
+        return super.equals(o) && o instanceof SrqDeadLetter d && connectionId == d.connectionId
+                && attempts == d.attempts && srqName.equals(d.srqName) && time.equals(d.time);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(srqName, connectionId, Arrays.hashCode(payload), attempts, time);
+        return Objects.hash(super.hashCode(), srqName, connectionId, attempts, time);
     }
 }

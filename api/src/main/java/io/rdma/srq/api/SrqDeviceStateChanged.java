@@ -17,7 +17,7 @@ public final class SrqDeviceStateChanged {
     private final ActivationState to;
     private final String errno;
     private final String cause;
-    private final Instant at;
+    private final Instant time;
 
     /**
      * A change of state.
@@ -29,17 +29,17 @@ public final class SrqDeviceStateChanged {
      * @param errno      the errno name of the cause (ENODEV, EIO, ENETDOWN, EADDRNOTAVAIL, …), or null
      *                   when the change has none (recovered, stopped)
      * @param cause      what happened, for people (e.g. {@code IBV_EVENT_DEVICE_FATAL}), never null
-     * @param at         when
+     * @param time       when
      */
     public SrqDeviceStateChanged(String activation, String device, ActivationState from, ActivationState to,
-                                 String errno, String cause, Instant at) {
+                                 String errno, String cause, Instant time) {
         this.activation = activation;
         this.device = device;
         this.from = from;
         this.to = to;
         this.errno = errno;
         this.cause = cause;
-        this.at = at;
+        this.time = time;
     }
 
     /** {@return the activation's name (srqName, else the MDB class's simple name)} */
@@ -73,8 +73,8 @@ public final class SrqDeviceStateChanged {
     }
 
     /** {@return when it happened} */
-    public Instant at() {
-        return at;
+    public Instant time() {
+        return time;
     }
 
     @Override

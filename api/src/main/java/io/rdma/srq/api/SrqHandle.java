@@ -26,7 +26,7 @@ public interface SrqHandle {
      *
      * @throws VerbsException the errno of ibv_query_srq
      */
-    int srqLimit() throws VerbsException;
+    int srqLimit();
 
     /**
      * ibv_query_srq(3).
@@ -34,7 +34,7 @@ public interface SrqHandle {
      * @return the attributes read live
      * @throws VerbsException the errno of ibv_query_srq
      */
-    SrqAttributes query() throws VerbsException;
+    SrqAttributes query();
 
     /** {@return bytes per receive buffer: the connection definition's receiveBufferSize} */
     int receiveBufferSize();

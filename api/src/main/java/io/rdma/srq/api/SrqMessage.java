@@ -1,37 +1,56 @@
 package io.rdma.srq.api;
 
 import java.nio.ByteBuffer;
-import java.util.Objects;
 
 /**
- * A message received through a pooled SRQ: the reply of a {@link SrqPeer#call} or a message the
- * peer sent on its own ({@link SrqPeer#receive}). The bytes are a copy taken before the receive
- * buffer went back to the SRQ, so the message stays valid for as long as it is kept.
- *
- * @param bytes      the message bytes ({@code byte_len} of the receive completion, ibv_poll_cq(3))
- * @param hasImmData whether the sender used SEND_WITH_IMM (IBV_WC_WITH_IMM)
- * @param immData    imm_data in host order, 0 when {@code hasImmData} is false
+ * What every message the adapter hands over has, under the same names: the bytes
+ * ({@link #payload()}, {@link #copyPayload()}), their length ({@link #length()}, the receive
+ * completion's byte_len, ibv_poll_cq(3)) and the sender's immediate data. The family:
+ * <ul>
+ *   <li>{@link ReceiveCompletion} — what a listener sees during its call, in the receive buffer;</li>
+ *   <li>{@link RetainedMessage} — one kept in its receive buffer past the call, until released;</li>
+ *   <li>{@link ReceivedMessage} — an owned copy, with the way back to the sender;</li>
+ *   <li>{@link SrqDeadLetter} — one given up after its last delivery attempt, with its {@code time()};</li>
+ *   <li>the reply of {@link SrqPeer#call} and what {@link SrqPeer#receive} takes — a copy
+ *       ({@link #of}).</li>
+ * </ul>
  */
-public record SrqMessage(byte[] bytes, boolean hasImmData, int immData) {
+public interface SrqMessage {
 
     /**
-     * A message.
+     * {@return a read-only view of the message bytes, positioned at 0 with {@link #length()}
+     *          remaining; a fresh view on each call}
      *
-     * @param bytes      the message bytes, not copied
-     * @param hasImmData whether imm_data is present
-     * @param immData    imm_data in host order
+     * @throws IllegalStateException where the type says so (a completion after its call, a retained
+     *                               message after release)
      */
-    public SrqMessage {
-        Objects.requireNonNull(bytes, "bytes");
-    }
+    ByteBuffer payload();
 
-    /** {@return the message length in bytes (byte_len)} */
-    public int length() {
-        return bytes.length;
-    }
+    /** {@return the message length in bytes (byte_len of the receive completion)} */
+    int length();
 
-    /** {@return a read-only view of the bytes} */
-    public ByteBuffer payload() {
-        return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
+    /**
+     * {@return a copy of the bytes}
+     *
+     * @throws IllegalStateException where {@link #payload()} throws it
+     */
+    byte[] copyPayload();
+
+    /** {@return whether the sender used SEND_WITH_IMM (IBV_WC_WITH_IMM)} */
+    boolean hasImmData();
+
+    /** {@return imm_data in host byte order, 0 when {@link #hasImmData()} is false} */
+    int immData();
+
+    /**
+     * {@return an immutable message owning {@code bytes} (not copied: the caller gives them up)}
+     *
+     * @param bytes      the message bytes
+     * @param hasImmData whether the sender used SEND_WITH_IMM
+     * @param immData    imm_data in host order, 0 without
+     * @throws NullPointerException a null {@code bytes}
+     */
+    static SrqMessage of(byte[] bytes, boolean hasImmData, int immData) {
+        return new OwnedMessage(bytes, hasImmData, immData);
     }
 }

@@ -43,7 +43,10 @@ import java.util.concurrent.CompletableFuture;
  * interrupted while it waits gets {@link CallTimedOutException} with EINTR at once (its interrupt
  * status stays set).
  *
- * <p>Any use after close throws {@link IllegalStateException}.
+ * <p><b>Failures.</b> Every method reports a failure as a {@link SrqCallException} (unchecked, a
+ * {@link VerbsException} with the operation and errno): {@link CallTimedOutException},
+ * {@link PeerUnavailableException}, {@link MessageTooLargeException} or {@link DeviceLostException}.
+ * Any use after close throws {@link IllegalStateException}.
  */
 public interface SrqPeer extends AutoCloseable {
 
@@ -54,11 +57,14 @@ public interface SrqPeer extends AutoCloseable {
      * Sends the remaining bytes of {@code message} (SEND).
      *
      * @param message the bytes, at most the connection definition's sendBufferSize
-     * @throws VerbsException EMSGSIZE above sendBufferSize; EIO if an earlier send completed with an
-     *                        error (the message names the work-completion status); ETIMEDOUT if the send
-     *                        queue stayed full for 30 s; ENOTCONN when the peer's connection is gone
+     * @throws MessageTooLargeException EMSGSIZE above sendBufferSize
+     * @throws PeerUnavailableException EIO if an earlier send completed with an error (the message
+     *                                  names the work-completion status); ENOTCONN when the peer's
+     *                                  connection is gone
+     * @throws CallTimedOutException    ETIMEDOUT if the send queue stayed full for 30 s
+     * @throws DeviceLostException      ENODEV when the device is lost
      */
-    void send(ByteBuffer message) throws VerbsException;
+    void send(ByteBuffer message);
 
     /**
      * Sends with immediate data (SEND_WITH_IMM); the receiver reads {@code immData} in host order.
@@ -66,18 +72,20 @@ public interface SrqPeer extends AutoCloseable {
      *
      * @param message the bytes
      * @param immData immediate data, 0..0x7FFFFFFF
-     * @throws VerbsException as {@link #send(ByteBuffer)}
+     * @throws SrqCallException         as {@link #send(ByteBuffer)}
      * @throws IllegalArgumentException when {@code immData} has the high bit set
      */
-    void send(ByteBuffer message, int immData) throws VerbsException;
+    void send(ByteBuffer message, int immData);
 
     /**
      * Waits until every message sent so far has completed (the receiver's QP acknowledged it).
      *
      * @param timeout the longest wait
-     * @throws VerbsException ETIMEDOUT, or EIO if a send completed with an error
+     * @throws CallTimedOutException    ETIMEDOUT
+     * @throws PeerUnavailableException EIO if a send completed with an error; ENOTCONN when the peer's
+     *                                  connection is gone
      */
-    void flush(Duration timeout) throws VerbsException;
+    void flush(Duration timeout);
 
     /** {@return messages sent (posted) on the peer's QP so far, by every handle that used it} */
     long sent();

@@ -3,6 +3,7 @@ package io.rdma.srq.api;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /** The attribute builders set each field by its name and leave the rest 0. */
 class AttributesBuilderTest {
@@ -31,6 +32,11 @@ class AttributesBuilderTest {
         assertEquals(2, p.linkLayer());
         assertEquals(0, p.lid());
         EfaDeviceAttributes e = EfaDeviceAttributes.builder().maxSqWr(4096).maxRqSge(3).deviceCaps(1).build();
-        assertEquals(new EfaDeviceAttributes(4096, 0, 0, 3, 0, 0, 1), e);
+        assertEquals(4096, e.maxSqWr());
+        assertEquals(3, e.maxRqSge());
+        assertEquals(1, e.deviceCaps());
+        assertEquals(0, e.maxRqWr());
+        assertEquals(e, EfaDeviceAttributes.builder().maxSqWr(4096).maxRqSge(3).deviceCaps(1).build());
+        assertNotEquals(e, EfaDeviceAttributes.builder().maxSqWr(4096).maxRqSge(3).build());
     }
 }

@@ -48,7 +48,7 @@ public class DemoReceiver implements SrqBatchListener {
     @Override
     public void onReceive(List<ReceiveCompletion> batch) {
         for (ReceiveCompletion completion : batch) {
-            counters.delivered(completion.byteLen());
+            counters.delivered(completion.length());
         }
     }
 }

@@ -33,7 +33,7 @@ public class RoundTrip {
      */
     public byte[] call(byte[] request) throws Exception {
         try (SrqConnection c = factory.getConnection()) {
-            return c.connect(RESPONDER, TIMEOUT).call(ByteBuffer.wrap(request), TIMEOUT).bytes();
+            return c.connect(RESPONDER, TIMEOUT).call(ByteBuffer.wrap(request), TIMEOUT).copyPayload();
         }
     }
 }

@@ -26,7 +26,7 @@ public class Caller {
         try (SrqConnection c = factory.getConnection()) {
             SrqMessage reply = c.connect(new InetSocketAddress(Messages.ADDRESS, ReplyMdb.PORT), Duration.ofSeconds(10))
                     .call(ByteBuffer.wrap(request), Duration.ofSeconds(10));
-            return reply.bytes();
+            return reply.copyPayload();
         }
     }
 }

@@ -41,8 +41,8 @@ public final class Messages {
         if (!c.hasImmData()) {
             return "no immediate data (connection " + c.connectionId() + ")";
         }
-        if (c.byteLen() != SIZE) {
-            return "byte_len " + c.byteLen() + " for message " + c.immData();
+        if (c.length() != SIZE) {
+            return "byte_len " + c.length() + " for message " + c.immData();
         }
         ByteBuffer p = c.payload();
         if (p.getInt(p.position()) != c.immData()) {

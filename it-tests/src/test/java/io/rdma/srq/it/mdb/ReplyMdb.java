@@ -29,7 +29,7 @@ public class ReplyMdb implements SrqReceiveListener {
 
     @Override
     public void onReceive(ReceiveCompletion completion) {
-        ByteBuffer reply = ByteBuffer.allocate(3 + completion.byteLen()).put("re:".getBytes()).put(completion.payload());
+        ByteBuffer reply = ByteBuffer.allocate(3 + completion.length()).put("re:".getBytes()).put(completion.payload());
         try {
             completion.reply(reply.flip());
         } catch (VerbsException e) {

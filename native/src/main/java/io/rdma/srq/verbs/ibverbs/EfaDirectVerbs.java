@@ -39,14 +39,15 @@ final class EfaDirectVerbs {
                 }
                 throw e;
             }
-            return Optional.of(new EfaDeviceAttributes(
-                    Integer.toUnsignedLong(efadv_device_attr.max_sq_wr(a)),
-                    Integer.toUnsignedLong(efadv_device_attr.max_rq_wr(a)),
-                    Short.toUnsignedInt(efadv_device_attr.max_sq_sge(a)),
-                    Short.toUnsignedInt(efadv_device_attr.max_rq_sge(a)),
-                    Short.toUnsignedInt(efadv_device_attr.inline_buf_size(a)),
-                    Integer.toUnsignedLong(efadv_device_attr.max_rdma_size(a)),
-                    Integer.toUnsignedLong(efadv_device_attr.device_caps(a))));
+            return Optional.of(EfaDeviceAttributes.builder()
+                    .maxSqWr(Integer.toUnsignedLong(efadv_device_attr.max_sq_wr(a)))
+                    .maxRqWr(Integer.toUnsignedLong(efadv_device_attr.max_rq_wr(a)))
+                    .maxSqSge(Short.toUnsignedInt(efadv_device_attr.max_sq_sge(a)))
+                    .maxRqSge(Short.toUnsignedInt(efadv_device_attr.max_rq_sge(a)))
+                    .inlineBufSize(Short.toUnsignedInt(efadv_device_attr.inline_buf_size(a)))
+                    .maxRdmaSize(Integer.toUnsignedLong(efadv_device_attr.max_rdma_size(a)))
+                    .deviceCaps(Integer.toUnsignedLong(efadv_device_attr.device_caps(a)))
+                    .build());
         }
     }
 }

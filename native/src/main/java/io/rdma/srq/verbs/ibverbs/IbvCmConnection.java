@@ -163,7 +163,7 @@ final class IbvCmConnection extends IbvResource implements CmConnection {
             IbvCmConnection c = context.whileOpenCreate(() -> new IbvCmConnection(context, established, qp, remote, channel));
             c.established = true;
             return c;
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             channel.abandon(id, e);
             throw e;
         }

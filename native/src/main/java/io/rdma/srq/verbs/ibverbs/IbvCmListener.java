@@ -62,7 +62,7 @@ final class IbvCmListener extends IbvResource implements CmListener {
             InetSocketAddress bound = SockAddr.from(rdma_addr.src_addr(rdma_route.addr(route)));
             MemorySegment listening = id;
             return context.whileOpenCreate(() -> new IbvCmListener(context, channel, listening, bound));
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             channel.abandon(id, e);
             throw e;
         }
@@ -187,7 +187,7 @@ final class IbvCmListener extends IbvResource implements CmListener {
                         java.util.Objects.requireNonNull(parameters, "parameters")));
                 connections.put(id.address(), c);
                 return c;
-            } catch (VerbsException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 destroyId();
                 throw e;
             }

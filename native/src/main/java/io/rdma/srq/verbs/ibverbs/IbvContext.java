@@ -76,7 +76,7 @@ final class IbvContext extends IbvResource implements Context {
         MemorySegment ctx = NativeCall.pointer("ibv_open_device", name, OPEN, null, device);
         try {
             return new IbvContext(ctx, name);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             closeQuietly(ctx, e);
             throw e;
         }

@@ -70,7 +70,7 @@ final class IbvMemoryRegion extends IbvResource implements MemoryRegion {
         Arena arena = Arena.ofShared();
         try {
             return register(pd, arena.allocate(bytes, PAGE), access, arena);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             arena.close();
             throw e;
         }

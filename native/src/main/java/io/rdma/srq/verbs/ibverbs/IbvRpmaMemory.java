@@ -26,7 +26,7 @@ final class IbvRpmaMemory extends IbvResource implements RpmaMemory {
             MemorySegment cell = arena.allocate(ValueLayout.ADDRESS);
             Librpma.call("rpma_mr_reg", bytes + " bytes", Librpma.H.MR_REG, null, peer.handle(), buffer, bytes, usage, cell);
             return new IbvRpmaMemory(peer, cell.get(ValueLayout.ADDRESS, 0), memory, buffer);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             memory.close();
             throw e;
         }

@@ -77,7 +77,7 @@ final class SoftCmConnection extends SoftResource implements CmConnection, SoftD
             server.established = true;
             server.listener.queueEvent(new CmEvent(CmEventType.ESTABLISHED, 0, null, server));
             return c;
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             server.deliver(new CmEvent(CmEventType.CONNECT_ERROR, 0, null, server));
             throw e;
         }

@@ -126,7 +126,7 @@ final class SoftFabric {
                 LISTENERS.put(bound, l);
             }
             return l;
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             synchronized (LISTENERS) {
                 LISTENERS.remove(bound);
             }

@@ -43,7 +43,7 @@ public final class SoftHalfOpenPeer implements AutoCloseable {
             QueuePair qp = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(cq)
                     .maxSendWr(1).maxRecvWr(1).maxRecvSge(1).build());
             return new SoftHalfOpenPeer(ctx, SoftCmConnection.request(ctx, qp, remote, timeout, privateData));
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             ctx.close();
             throw e;
         }

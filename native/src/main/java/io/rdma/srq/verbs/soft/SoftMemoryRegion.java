@@ -97,7 +97,7 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
         Arena arena = Arena.ofShared();
         try {
             return register(pd, arena.allocate(bytes, PAGE), access, arena);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             arena.close();
             throw e;
         }

@@ -101,7 +101,7 @@ public abstract class ResourceBase implements VerbsObject {
         try {
             ensureOpen();
             return action.call();
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e);

@@ -401,7 +401,7 @@ class SoftProviderTest {
             waiting.countDown();
             try {
                 result.set(ctx.getAsyncEvent(Duration.ofMinutes(10)));
-            } catch (RuntimeException | VerbsException e) {
+            } catch (RuntimeException e) {
                 result.set(e);
             }
         });

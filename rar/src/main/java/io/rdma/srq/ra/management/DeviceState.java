@@ -46,7 +46,7 @@ public record DeviceState(String provider, String device, String ports, boolean 
                 active |= a.state() == PortAttributes.STATE_ACTIVE;
             }
             return new DeviceState(provider, device, String.join(" ", states), running && active);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return new DeviceState(provider, device, "unavailable: " + e.getMessage(), false);
         }
     }
@@ -62,7 +62,7 @@ public record DeviceState(String provider, String device, String ports, boolean 
     public static DeviceState probe(DeviceSelection selection, int port) {
         try (Context c = selection.open(null)) {
             return of(c, port, true);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return new DeviceState(selection.provider().verbsName(), selection.device(),
                     "unavailable: " + e.getMessage(), false);
         }

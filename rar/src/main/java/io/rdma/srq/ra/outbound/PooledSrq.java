@@ -115,12 +115,12 @@ final class PooledSrq implements AutoCloseable {
                     srq.armLimit(p.limit);
                 }
                 return p;
-            } catch (VerbsException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 p.wrs.close();
                 p.wcs.close();
                 throw e;
             }
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             Teardown.rollback(e, srq, cq, slab); // the SRQ first: its WRs point into the slab
             throw e;
         }
@@ -196,7 +196,7 @@ final class PooledSrq implements AutoCloseable {
                 byte[] bytes = new byte[length];
                 MemorySegment.copy(slab.segment(), ValueLayout.JAVA_BYTE, (long) buffer * bufferSize, bytes, 0, length);
                 received.incrementAndGet();
-                sink.message(wcs.qpNum(i), new SrqMessage(bytes, wcs.hasImm(i), wcs.hasImm(i) ? wcs.immData(i) : 0));
+                sink.message(wcs.qpNum(i), SrqMessage.of(bytes, wcs.hasImm(i), wcs.hasImm(i) ? wcs.immData(i) : 0));
             } else {
                 errors.incrementAndGet();
                 sink.error(wcs.qpNum(i), wcs.status(i).name());

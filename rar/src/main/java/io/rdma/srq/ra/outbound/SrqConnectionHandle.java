@@ -9,6 +9,7 @@ import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqHandle;
 import io.rdma.srq.api.SrqPeer;
+import io.rdma.srq.api.SrqCallException;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.Teardown;
@@ -89,16 +90,22 @@ public final class SrqConnectionHandle implements SrqConnection {
     }
 
     @Override
-    public SrqPeer connect(InetSocketAddress remote, Duration timeout) throws VerbsException {
+    public SrqPeer connect(InetSocketAddress remote, Duration timeout) {
         return connect(remote, DEFAULT_SRQ, timeout);
     }
 
     @Override
-    public SrqPeer connect(InetSocketAddress remote, String srqName, Duration timeout) throws VerbsException {
+    public SrqPeer connect(InetSocketAddress remote, String srqName, Duration timeout) {
         Objects.requireNonNull(remote, "remote");
         Objects.requireNonNull(srqName, "srqName");
         Objects.requireNonNull(timeout, "timeout");
-        SrqPeerImpl p = new SrqPeerImpl(mc().peer(remote, srqName, timeout), peers::remove);
+        PeerLink link;
+        try {
+            link = mc().peer(remote, srqName, timeout);
+        } catch (VerbsException e) {
+            throw SrqCallException.ofConnect(e, remote.toString());
+        }
+        SrqPeerImpl p = new SrqPeerImpl(link, peers::remove);
         peers.add(p);
         return p;
     }

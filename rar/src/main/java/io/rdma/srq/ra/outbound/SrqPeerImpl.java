@@ -3,6 +3,7 @@ package io.rdma.srq.ra.outbound;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.SrqPeer;
+import io.rdma.srq.api.SrqCallException;
 import io.rdma.srq.api.VerbsException;
 
 import java.net.InetSocketAddress;
@@ -49,17 +50,29 @@ final class SrqPeerImpl implements SrqPeer {
     }
 
     @Override
-    public void send(ByteBuffer message) throws VerbsException {
-        sendable().rc().send(Objects.requireNonNull(message, "message"), null);
+    public void send(ByteBuffer message) {
+        Objects.requireNonNull(message, "message");
+        PeerLink l = link();
+        try {
+            sendable(l).rc().send(message, null);
+        } catch (VerbsException e) {
+            throw SrqCallException.of(e, l.remote().toString());
+        }
     }
 
     @Override
-    public void send(ByteBuffer message, int immData) throws VerbsException {
+    public void send(ByteBuffer message, int immData) {
         if ((immData & PeerLink.CALL_BIT) != 0) {
             throw new IllegalArgumentException("immData must be in 0..0x7FFFFFFF (the high bit marks calls and "
                     + "their replies), got 0x" + Integer.toHexString(immData));
         }
-        sendable().rc().send(Objects.requireNonNull(message, "message"), immData);
+        Objects.requireNonNull(message, "message");
+        PeerLink l = link();
+        try {
+            sendable(l).rc().send(message, immData);
+        } catch (VerbsException e) {
+            throw SrqCallException.of(e, l.remote().toString());
+        }
     }
 
     /**
@@ -67,8 +80,7 @@ final class SrqPeerImpl implements SrqPeer {
      * @throws VerbsException ENOTCONN once it failed (disconnected, a receive completion in error, device
      *                        loss); a send completion in error is the send ring's EIO, naming its status
      */
-    private PeerLink sendable() throws VerbsException {
-        PeerLink l = link();
+    private static PeerLink sendable(PeerLink l) throws VerbsException {
         if (l.hasFailed()) {
             throw new VerbsException("ibv_post_send", Errno.ENOTCONN, "the connection to " + l.remote()
                     + " is gone or in error; connect again for a new one");
@@ -77,8 +89,13 @@ final class SrqPeerImpl implements SrqPeer {
     }
 
     @Override
-    public void flush(Duration timeout) throws VerbsException {
-        link().rc().flush(timeout);
+    public void flush(Duration timeout) {
+        PeerLink l = link();
+        try {
+            l.rc().flush(timeout);
+        } catch (VerbsException e) {
+            throw SrqCallException.of(e, l.remote().toString());
+        }
     }
 
     @Override

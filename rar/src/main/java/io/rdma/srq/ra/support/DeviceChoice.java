@@ -80,7 +80,7 @@ final class DeviceChoice {
                     chosen(who, c.deviceName(), "by GID " + text + " (ibv_query_gid)");
                     return c;
                 }
-            } catch (VerbsException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 c.close();
                 throw e;
             }

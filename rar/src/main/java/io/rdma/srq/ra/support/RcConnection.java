@@ -131,7 +131,7 @@ public final class RcConnection implements AutoCloseable {
                 c.ring();
             }
             return c;
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             Teardown.rollback(e, c == null ? sendCq : c);
             throw e;
         }
@@ -216,7 +216,7 @@ public final class RcConnection implements AutoCloseable {
             synchronized (this) {
                 connection = established;
             }
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             Teardown.rollback(e, this);
             throw e;
         }

@@ -15,7 +15,7 @@ import java.util.function.Function;
  *
  * <pre>{@code
  * new Teardown().close(connection).close(ring).close(qp).close(cq).throwIfFailed();   // teardown
- * catch (VerbsException | RuntimeException e) { Teardown.rollback(e, qp, cq); throw e; } // rollback
+ * catch (RuntimeException e) { Teardown.rollback(e, qp, cq); throw e; } // rollback
  * Teardown.quietly(listener);                                                          // best effort
  * }</pre>
  *

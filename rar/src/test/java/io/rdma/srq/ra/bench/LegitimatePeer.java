@@ -68,7 +68,7 @@ final class LegitimatePeer implements AutoCloseable {
             pd = ctx.allocPd();
             cq = ctx.createCq(messages, null);
             mr = pd.allocateRegistered((long) MESSAGE_BYTES * messages, EnumSet.of(AccessFlag.LOCAL_WRITE));
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             close();
             throw e;
         }

@@ -36,6 +36,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -238,8 +239,10 @@ class AdmissionActivationTest extends SoftActivationTest {
         io.rdma.srq.api.SrqConnectionFactory noKey =
                 (io.rdma.srq.api.SrqConnectionFactory) mcf.createConnectionFactory(new io.rdma.srq.ra.testing.TestConnectionManager());
         try (io.rdma.srq.api.SrqConnection c = noKey.getConnection()) {
-            ConnectRejectedException e = assertThrows(ConnectRejectedException.class,
+            io.rdma.srq.api.PeerUnavailableException refused = assertThrows(io.rdma.srq.api.PeerUnavailableException.class,
                     () -> c.connect(a.listenAddress(), Duration.ofSeconds(5)));
+            assertEquals("ECONNREFUSED", refused.errnoName());
+            ConnectRejectedException e = assertInstanceOf(ConnectRejectedException.class, refused.getCause());
             assertEquals(RejectReason.NO_TOKEN, RejectReason.fromPrivateData(e.privateData()).orElseThrow());
         }
     }

@@ -99,7 +99,7 @@ class BatchDeliveryTest extends SoftActivationTest {
         await(() -> a.statistics().delivered() == 100, "100 delivered");
         await(() -> deadLetters.size() == 1, "one dead letter");
         SrqDeadLetter d = deadLetters.getFirst();
-        assertEquals(13L, ByteBuffer.wrap(d.payload()).order(ByteOrder.nativeOrder()).getLong());
+        assertEquals(13L, d.payload().order(ByteOrder.nativeOrder()).getLong());
         assertEquals("message 13 is bad", d.lastFailure().getMessage());
         assertEquals(1, d.attempts(), "maxDeliveryAttempts 1: the reported failure was its one attempt");
         assertEquals(100, endpoints.distinctSequences(), "every good message delivered");
@@ -119,7 +119,7 @@ class BatchDeliveryTest extends SoftActivationTest {
         sendHeld(100);
         await(() -> a.statistics().delivered() == 100, "100 delivered");
         await(() -> deadLetters.size() == 1, "one dead letter");
-        assertEquals(21L, ByteBuffer.wrap(deadLetters.getFirst().payload()).order(ByteOrder.nativeOrder()).getLong());
+        assertEquals(21L, deadLetters.getFirst().payload().order(ByteOrder.nativeOrder()).getLong());
         assertEquals(2, deadLetters.getFirst().attempts(), "alone, maxDeliveryAttempts times");
         assertEquals(100, endpoints.distinctSequences());
         ActivationStatistics st = a.statistics();

@@ -194,7 +194,7 @@ class InboundDeliveryTest extends SoftActivationTest {
         endpoints.behaviour(c -> {
             if (!seen.isEmpty()) { // the first message's completion, used during the second's call
                 try {
-                    seen.getFirst().byteLen();
+                    seen.getFirst().length();
                     seen.getFirst().reply(ByteBuffer.allocate(8));
                     fromLater.add("reply accepted");
                 } catch (IllegalStateException expected) {

@@ -343,7 +343,7 @@ class RequestReplyTest extends SoftAdapterTest {
             SrqPeer peer = c.connect(at(a, 1), T);
             assertEquals(5, peer.call(request(0, 5), T).payload().getInt(2), "the call got the echo, not the 1-byte message");
             SrqMessage own = peer.receive(T).orElseThrow();
-            assertArrayEquals(new byte[] {42}, own.bytes());
+            assertArrayEquals(new byte[] {42}, own.copyPayload());
             assertEquals(7, own.immData());
             assertTrue(peer.receive(Duration.ZERO).isEmpty());
         }

@@ -61,7 +61,7 @@ public final class SoftSender implements AutoCloseable {
             // one buffer per send-queue slot: a buffer is reused only after its send completed
             mr = pd.allocateRegistered((long) slot * DEPTH, java.util.EnumSet.of(AccessFlag.LOCAL_WRITE));
             connection = ctx.connect(qp, to, Duration.ofSeconds(5), privateData);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             wcs.close();
             ctx.close();
             throw e;

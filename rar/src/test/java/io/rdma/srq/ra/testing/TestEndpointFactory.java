@@ -197,11 +197,11 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
             int now = concurrent.incrementAndGet();
             maxConcurrent.accumulateAndGet(now, Math::max);
             try {
-                if (c.byteLen() >= 8) {
+                if (c.length() >= 8) {
                     sequences.add(c.payload().order(java.nio.ByteOrder.nativeOrder()).getLong(0));
                 }
                 if (recordPayloads) {
-                    received.add(new Received(c.byteLen(), c.copyPayload(), c.hasImmData(), c.immData(), c.qpNum(),
+                    received.add(new Received(c.length(), c.copyPayload(), c.hasImmData(), c.immData(), c.qpNum(),
                             c.connectionId(), c.deliveryAttempt()));
                 }
                 if (!gate.await(30, TimeUnit.SECONDS)) {

@@ -31,7 +31,7 @@ public class EchoMdb implements SrqReceiveListener {
         try {
             completion.reply(completion.payload());
         } catch (VerbsException e) {
-            throw new IllegalStateException("echo of " + completion.byteLen() + " bytes", e);
+            throw new IllegalStateException("echo of " + completion.length() + " bytes", e);
         }
     }
 }

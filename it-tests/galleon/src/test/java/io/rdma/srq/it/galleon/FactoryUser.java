@@ -50,7 +50,7 @@ public class FactoryUser {
     public byte[] callEcho(byte[] request) throws Exception {
         try (SrqConnection connection = injected.getConnection()) {
             return connection.connect(new InetSocketAddress(EchoMdb.ADDRESS, EchoMdb.PORT), Duration.ofSeconds(10))
-                    .call(ByteBuffer.wrap(request), Duration.ofSeconds(10)).bytes();
+                    .call(ByteBuffer.wrap(request), Duration.ofSeconds(10)).copyPayload();
         }
     }
 

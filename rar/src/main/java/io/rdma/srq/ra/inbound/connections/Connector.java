@@ -102,7 +102,7 @@ public final class Connector extends LongRunningWork {
             qpNums[i] = link.qpNum();
             warned[i] = false;
             LOG.debugf("activation %s: connected to %s on QP %d", name, remote, link.qpNum());
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             nextAttempt[i] = System.nanoTime() + interval.toNanos();
             String why = e instanceof ConnectRejectedException r
                     ? e.getMessage() + ": " + Admission.describeReject(r.privateData()) : e.getMessage();
@@ -140,7 +140,7 @@ public final class Connector extends LongRunningWork {
                 if (type == CmEventType.DEVICE_REMOVAL) {
                     lost.accept(Fault.deviceRemoval());
                 }
-            } catch (VerbsException | RuntimeException failure) {
+            } catch (RuntimeException failure) {
                 LOG.debugf("activation %s: connection %d to %s: %s", name, i, remote, failure.getMessage());
             }
             links.drop(qpNum, link);

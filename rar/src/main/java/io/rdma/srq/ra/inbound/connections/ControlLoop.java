@@ -226,7 +226,7 @@ public final class ControlLoop extends LongRunningWork {
             admission.accepted(from, link.qpNum());
             halfOpen.accepted(link, from, System.nanoTime());
             LOG.debugf("activation %s: accepted %s on QP %d", name, from, link.qpNum());
-        } catch (VerbsException | RuntimeException failure) {
+        } catch (RuntimeException failure) {
             admission.acceptFailed(from, failure.getMessage()); // counted, logged rate-limited (SRQRA0312)
             reject(request, RejectReason.ACCEPT_FAILED);
         }
@@ -235,7 +235,7 @@ public final class ControlLoop extends LongRunningWork {
     private static void reject(CmRequest request, RejectReason reason) {
         try {
             request.reject(reason.toPrivateData());
-        } catch (VerbsException | RuntimeException ignored) {
+        } catch (RuntimeException ignored) {
             // the peer times out
         }
     }
@@ -269,7 +269,7 @@ public final class ControlLoop extends LongRunningWork {
                     return true;
                 }
             }
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.debugf("activation %s: querying the ports of %s: %s", name, device, e.getMessage());
         }
         return false;

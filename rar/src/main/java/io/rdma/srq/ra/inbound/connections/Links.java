@@ -100,7 +100,7 @@ public final class Links {
         int qpNum = link.qpNum(); // unreadable once a failure closed it
         try {
             link.accept(request, fabric);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             byQpNum.remove(qpNum, link);
             throw e;
         }
@@ -122,7 +122,7 @@ public final class Links {
         int qpNum = link.qpNum(); // unreadable once a failure closed it
         try {
             link.connect(remote, timeout, privateData, fabric);
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             byQpNum.remove(qpNum, link);
             throw e;
         }
@@ -170,6 +170,18 @@ public final class Links {
      */
     public boolean isConnected(int qpNum, long connectionId) {
         return byQpNum.containsKey(qpNum) && connectionId(qpNum) == connectionId;
+    }
+
+    /**
+     * @param qpNum        a qp_num
+     * @param connectionId a connection id
+     * @return the peer of that connection as a failure names it: its address while connected, else
+     *         "connection N (qp_num Q), gone"
+     */
+    public String remoteOf(int qpNum, long connectionId) {
+        RcConnection link = byQpNum.get(qpNum);
+        return link != null && connectionId(qpNum) == connectionId ? link.peer()
+                : "connection " + connectionId + " (qp_num " + qpNum + "), gone";
     }
 
     /**
@@ -312,7 +324,7 @@ public final class Links {
         for (RcConnection link : List.copyOf(byQpNum.values())) {
             try {
                 link.qp().moveToError();
-            } catch (VerbsException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 failed++;
                 drop(link.qpNum());
             }

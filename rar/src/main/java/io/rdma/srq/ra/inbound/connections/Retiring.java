@@ -104,7 +104,7 @@ public final class Retiring {
         sweep.want();
         try {
             link.qp().moveToError();
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.debugf("activation %s: QP %d to ERROR: %s", name, link.qpNum(), e.getMessage());
         }
         synchronized (this) {
@@ -115,7 +115,7 @@ public final class Retiring {
             if (link.connection() != null) {
                 link.connection().disconnect();
             }
-        } catch (VerbsException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.debugf("activation %s: rdma_disconnect of QP %d: %s", name, link.qpNum(), e.getMessage());
         }
     }

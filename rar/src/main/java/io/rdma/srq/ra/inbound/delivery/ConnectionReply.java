@@ -3,6 +3,7 @@ package io.rdma.srq.ra.inbound.delivery;
 import io.rdma.srq.ra.inbound.connections.Links;
 
 import io.rdma.srq.api.ReplyHandle;
+import io.rdma.srq.api.SrqCallException;
 import io.rdma.srq.api.VerbsException;
 
 import java.nio.ByteBuffer;
@@ -21,13 +22,26 @@ import java.nio.ByteBuffer;
 record ConnectionReply(Links links, int qpNum, long connectionId, Integer echo) implements ReplyHandle {
 
     @Override
-    public void reply(ByteBuffer message) throws VerbsException {
-        links.reply(qpNum, connectionId, message, echo);
+    public void reply(ByteBuffer message) {
+        try {
+            links.reply(qpNum, connectionId, message, echo);
+        } catch (VerbsException e) {
+            throw SrqCallException.of(e, peer());
+        }
     }
 
     @Override
-    public void reply(ByteBuffer message, int immData) throws VerbsException {
-        links.reply(qpNum, connectionId, message, immData);
+    public void reply(ByteBuffer message, int immData) {
+        try {
+            links.reply(qpNum, connectionId, message, immData);
+        } catch (VerbsException e) {
+            throw SrqCallException.of(e, peer());
+        }
+    }
+
+    /** {@return the sender as a failure names it: the connection, as the activation knows it} */
+    private String peer() {
+        return links.remoteOf(qpNum, connectionId);
     }
 
     @Override

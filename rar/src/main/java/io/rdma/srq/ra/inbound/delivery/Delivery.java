@@ -404,7 +404,7 @@ public final class Delivery implements Work {
         }
 
         @Override
-        public int byteLen() {
+        public int length() {
             checkLive();
             return byteLen[k];
         }
@@ -485,12 +485,12 @@ public final class Delivery implements Work {
         }
 
         @Override
-        public void reply(ByteBuffer message) throws VerbsException {
+        public void reply(ByteBuffer message) {
             replyHandle().reply(message);
         }
 
         @Override
-        public void reply(ByteBuffer message, int imm) throws VerbsException {
+        public void reply(ByteBuffer message, int imm) {
             replyHandle().reply(message, imm);
         }
 

@@ -566,7 +566,7 @@ public final class Poller extends LongRunningWork {
                 abandon(wcs);
             }
             return true;
-        } catch (VerbsException | RuntimeException | Error e) { // a dead loop's CQ may fail again: deactivation goes on
+        } catch (RuntimeException | Error e) { // a dead loop's CQ may fail again: deactivation goes on
             RaLogger.LOG.loopFailed(e, "srq-poller-" + name);
             return false;
         } catch (InterruptedException e) {

@@ -247,7 +247,7 @@ public final class RetainedBuffers {
         }
 
         @Override
-        public int byteLen() {
+        public int length() {
             state.check();
             return byteLen;
         }

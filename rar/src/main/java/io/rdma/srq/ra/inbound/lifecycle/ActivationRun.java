@@ -199,7 +199,7 @@ final class ActivationRun {
             return new ActivationRun(wm, sink, tsr, factory, config, context, lost, ports);
         } catch (ResourceException e) {
             throw Teardown.rollback(e, context);
-        } catch (VerbsException | RuntimeException | OutOfMemoryError e) {
+        } catch (RuntimeException | OutOfMemoryError e) {
             String what = e instanceof OutOfMemoryError
                     ? "cannot allocate the receive slab of srqMaxWr × bufferSize = " + config.srq().maxWr() + " × "
                             + config.bufferSize() + " bytes (" + e.getMessage() + ")"
