@@ -168,7 +168,7 @@ class ActivationRecoveryTest {
         assertNull(a.listenAddress());
         assertFalse(a.deviceState().healthy());
         assertEquals(0, figure(ra.activationViews().getFirst(), "state"));
-        Thread.sleep(100); // a few attempts fail with ENODEV meanwhile
+        await(() -> a.failedOpens() >= 3, "a few attempts failing with ENODEV meanwhile");
         assertEquals(ActivationState.STARTING, a.state());
 
         SoftProvider.addDevice(DEVICE);
@@ -240,7 +240,10 @@ class ActivationRecoveryTest {
         long objects = SoftProvider.liveObjects();
         SoftProvider.raisePortError(DEVICE, 1);
         assertTrue(a.awaitState(ActivationState.RECOVERING, WAIT));
-        Thread.sleep(300); // attempts fail with ENETDOWN while the port is down
+        // a window in which nothing may happen: the run is kept (no open is attempted, nothing is freed)
+        // until IBV_EVENT_PORT_ACTIVE; no event marks "it would have happened by now"
+        Thread.sleep(300);
+        assertEquals(0, a.failedOpens(), "no open attempted while the port is down: the run stays");
         assertEquals(ActivationState.RECOVERING, a.state());
         assertFalse(a.deviceState().healthy());
         assertEquals(2, figure(ra.activationViews().getFirst(), "state"));

@@ -184,7 +184,8 @@ class CallMisuseTest extends SoftAdapterTest {
                 failure.set(t);
             }
         });
-        Thread.sleep(100);
+        SoftActivationTest.await(() -> waiter.getState() == Thread.State.WAITING
+                || waiter.getState() == Thread.State.TIMED_WAITING, "the waiter parked in its wait");
         long t0 = System.nanoTime();
         disturb.accept(waiter);
         waiter.join(5_000);
@@ -206,7 +207,8 @@ class CallMisuseTest extends SoftAdapterTest {
             SrqPeer peer = c.connect(at(a), T);
             peer.send(request(1), 1);
             SoftActivationTest.await(() -> endpoints.received.size() == 1, "the message delivered");
-            Thread.sleep(100); // the unsolicited answer is in the peer's queue
+            SrqManagedConnection mc = (SrqManagedConnection) cm.all.iterator().next();
+            SoftActivationTest.await(() -> mc.queuedUnsolicited() == 1, "the unsolicited answer in the peer's queue");
         }
         try (SrqConnection c = factory.getConnection()) {
             SrqPeer peer = c.connect(at(a), T);

@@ -71,6 +71,7 @@ public final class SrqActivation {
     private final RunTotals totals = new RunTotals();
     private final AtomicLong recoveries = new AtomicLong();
     private final AtomicLong loopFailures = new AtomicLong();
+    private final AtomicLong failedOpens = new AtomicLong();
     private final Object lock = new Object();
     // guarded by lock
     private ActivationState state = ActivationState.STARTING;
@@ -341,6 +342,7 @@ public final class SrqActivation {
 
         @Override
         public boolean failed(int attempt, ResourceException failure, Duration next) {
+            failedOpens.incrementAndGet();
             ActivationState now;
             synchronized (lock) {
                 now = state;
@@ -432,6 +434,14 @@ public final class SrqActivation {
     /** @return times the activation came back ACTIVE after losing its device, or a loop of its run */
     public long recoveries() {
         return recoveries.get();
+    }
+
+    /**
+     * @return attempts to open a run that failed (the device or port absent: ENODEV, ENETDOWN, …; or a
+     *         failure that made the activation FAILED), counted before the next attempt is scheduled
+     */
+    public long failedOpens() {
+        return failedOpens.get();
     }
 
     /**
