@@ -7,13 +7,11 @@ import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.PortAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.SrqLimitReached;
-import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.support.DevicePresence;
 import io.rdma.srq.ra.support.PinningBudget;
 import io.rdma.srq.ra.support.PooledConnectionRegistry;
 import io.rdma.srq.ra.support.RaLogger;
-import io.rdma.srq.ra.support.RateLimitedLog;
 import io.rdma.srq.ra.support.RcConnection;
 import io.rdma.srq.ra.support.admission.Admission;
 import io.rdma.srq.ra.support.admission.AuthKey;
@@ -36,7 +34,6 @@ import javax.transaction.xa.XAResource;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,12 +67,6 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class SrqManagedConnection implements ManagedConnection {
     private static final String SEND_BUFFER_SIZE = "the connection definition's sendBufferSize";
 
-    /** A pooled peer's identity: where it connects and which pooled SRQ its receives come from. */
-    private record PeerKey(InetSocketAddress remote, String srqName) {
-    }
-
-    /** SRQRA0105 and SRQRA0106 (by SRQ): a peer or a repeating fault could log them once per pass. */
-    private final RateLimitedLog<String> failureLines = new RateLimitedLog<>();
     private final SrqManagedConnectionFactory factory;
     private final SrqConfig config;
     private final java.util.List<io.rdma.srq.ra.support.admission.AuthKey> authKeys;
@@ -85,16 +76,10 @@ public final class SrqManagedConnection implements ManagedConnection {
     /** The device's name, kept for messages after the context is closed. */
     private final String device;
     private final SrqPool srqs;
-    private final Map<PeerKey, PeerLink> peers = new ConcurrentHashMap<>();
-    private final Map<Integer, PeerLink> byQp = new ConcurrentHashMap<>();
+    private final PeerPool peers;
     private final ReentrantLock servicing = new ReentrantLock();
     /** Read by the servicing thread only (under {@link #servicing}). */
     private final DevicePresence presence;
-    private final AtomicLong strayMessages = new AtomicLong();
-    /** Unsolicited messages dropped, and late replies, of retired peers: the totals never shrink. */
-    private final AtomicLong retiredDropped = new AtomicLong();
-    private final AtomicLong retiredLate = new AtomicLong();
-    private final AtomicLong peerErrors = new AtomicLong();
     /** The thread context class loader of whoever opened it (the application), for CDI events. */
     private final ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
     private final Set<SrqConnectionHandle> handles = ConcurrentHashMap.newKeySet();
@@ -116,6 +101,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         this.device = context.deviceName();
         this.presence = new DevicePresence(context, DevicePresence.PERIOD);
         this.srqs = new SrqPool(pd, deviceAttributes, device, config.receiveBufferSize());
+        this.peers = new PeerPool(config.receiveBufferSize());
     }
 
     static SrqManagedConnection open(SrqManagedConnectionFactory factory, SrqConfig config) throws ResourceException {
@@ -211,34 +197,27 @@ public final class SrqManagedConnection implements ManagedConnection {
      * @throws VerbsException as {@link #srq} and {@link RcConnection#connect}
      */
     PeerLink peer(InetSocketAddress remote, String srqName, Duration timeout) throws VerbsException {
-        PeerKey key = new PeerKey(remote, srqName);
-        PeerLink link = peers.get(key);
-        if (link != null && link.isUsable()) {
+        PeerLink link = peers.usable(remote, srqName);
+        if (link != null) {
             return link;
         }
-        if (link != null && peers.remove(key, link)) {
-            retire(link);
+        PeerLink failed = peers.removeUnusable(remote, srqName);
+        if (failed != null) {
+            retire(failed);
         }
         PooledSrq srq = srqs.get(srqName);
         if (srq == null) {
             srq = srq(srqName, config.srqDefaults());
         }
-        PeerLink fresh = establish(srq, remote, srqName, timeout);
-        byQp.put(fresh.qpNum(), fresh);
-        PeerLink raced = peers.putIfAbsent(key, fresh);
-        if (raced != null) {
-            if (raced.isUsable()) {
-                retire(fresh);
-                return raced;
-            }
-            peers.put(key, fresh);
-            retire(raced);
+        PeerPool.Placed placed = peers.place(establish(srq, remote, srqName, timeout));
+        if (placed.retire() != null) {
+            retire(placed.retire());
         }
         if (destroyed) {
-            retire(fresh);
+            retire(placed.use());
             throw new IllegalStateException("the pooled connection on " + device + " is destroyed");
         }
-        return fresh;
+        return placed.use();
     }
 
     /**
@@ -298,9 +277,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             if (left > 0) {
                 RaLogger.LOG.unsolicitedDiscarded(left, link.remote());
             }
-            retiredDropped.addAndGet(link.droppedUnsolicited());
-            retiredLate.addAndGet(link.lateReplies());
-            byQp.remove(link.qpNum(), link);
+            peers.forget(link);
             teardown.close(link);
         }
     }
@@ -323,10 +300,7 @@ public final class SrqManagedConnection implements ManagedConnection {
             }
             int n = pollSrqs();
             if (events) {
-                Map<PeerLink, CmEventType> ended = new HashMap<>();
-                for (PeerLink l : peers.values()) {
-                    l.endingEvent().ifPresent(type -> ended.put(l, type));
-                }
+                Map<PeerLink, CmEventType> ended = peers.ended();
                 boolean removal = ended.containsValue(CmEventType.DEVICE_REMOVAL);
                 if (!ended.isEmpty()) {
                     // A peer's last SENDs were acknowledged, so their receive completions are on our
@@ -352,37 +326,12 @@ public final class SrqManagedConnection implements ManagedConnection {
     }
 
     private int pollSrqs() {
-        return srqs.pollAll(sink);
+        return srqs.pollAll(peers);
     }
-
-    private final PooledSrq.Sink sink = new PooledSrq.Sink() {
-        @Override
-        public void message(int qpNum, SrqMessage message) {
-            PeerLink l = byQp.get(qpNum);
-            if (l == null) {
-                strayMessages.incrementAndGet();
-            } else {
-                l.onMessage(message);
-            }
-        }
-
-        @Override
-        public void error(int qpNum, String status) {
-            peerErrors.incrementAndGet();
-            PeerLink l = byQp.get(qpNum);
-            if (l != null) {
-                failureLines.event("peer", (notLogged, seconds) -> RaLogger.LOG.peerReceiveError(l.remote(), l.srqName(),
-                        status, notLogged, seconds)); // counted in peerErrors
-                l.fail(new VerbsException("ibv_poll_cq", Errno.EIO, "a receive from " + l.remote() + " completed with "
-                        + status + " (a message longer than receiveBufferSize " + config.receiveBufferSize()
-                        + " gives LOC_LEN_ERR); the QP is in the error state"));
-            }
-        }
-    };
 
     /** @return the peers the pool holds */
     public int peerCount() {
-        return peers.size();
+        return peers.count();
     }
 
     /** @return registered receive bytes of all pooled SRQs: their slabs, whatever the number of peers */
@@ -392,7 +341,7 @@ public final class SrqManagedConnection implements ManagedConnection {
 
     /** @return replies discarded because no call waited for them, over all its peers, alive or retired */
     public long lateReplies() {
-        return retiredLate.get() + peers.values().stream().mapToLong(PeerLink::lateReplies).sum();
+        return peers.lateReplies();
     }
 
     /**
@@ -400,22 +349,22 @@ public final class SrqManagedConnection implements ManagedConnection {
      *         their peer was retired), over all its peers, alive or retired
      */
     public long droppedUnsolicited() {
-        return retiredDropped.get() + peers.values().stream().mapToLong(PeerLink::droppedUnsolicited).sum();
+        return peers.droppedUnsolicited();
     }
 
     /** @return unsolicited messages waiting for a {@code receive}, over all peers alive */
     long queuedUnsolicited() {
-        return peers.values().stream().mapToLong(PeerLink::queuedUnsolicited).sum();
+        return peers.queuedUnsolicited();
     }
 
     /** @return messages on QPs no longer in the pool (a retired peer's), discarded */
     public long strayMessages() {
-        return strayMessages.get();
+        return peers.strayMessages();
     }
 
     /** @return receive completions in error (each failed its peer) */
     public long peerErrors() {
-        return peerErrors.get();
+        return peers.peerErrors();
     }
 
     /** @return receive WRs posted and not consumed, over all pooled SRQs */
@@ -506,7 +455,7 @@ public final class SrqManagedConnection implements ManagedConnection {
         RaLogger.LOG.pooledConnectionLost(device, cause.getMessage());
         VerbsException lost = new VerbsException("ibv_get_async_event", Errno.ENODEV, device + " is lost: "
                 + cause.getMessage());
-        for (PeerLink l : peers.values()) {
+        for (PeerLink l : peers.all()) {
             l.fail(lost);
         }
         ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_ERROR_OCCURRED, cause);
@@ -536,7 +485,7 @@ public final class SrqManagedConnection implements ManagedConnection {
      * an idle pooled connection gets its next user, so one user's messages never reach the next.
      */
     private void discardUnsolicited() {
-        for (PeerLink link : peers.values()) {
+        for (PeerLink link : peers.all()) {
             int n = link.discardUnsolicited();
             if (n > 0) {
                 RaLogger.LOG.unsolicitedDiscarded(n, link.remote());
@@ -598,9 +547,8 @@ public final class SrqManagedConnection implements ManagedConnection {
         servicing.lock();
         try {
             factory.receiveService().unregister(this);
-            retire(List.copyOf(peers.values()), teardown); // the QPs before their SRQs
+            retire(peers.all(), teardown); // the QPs before their SRQs
             peers.clear();
-            byQp.clear();
             srqs.closeAll(teardown); // each SRQ before its slab
         } finally {
             servicing.unlock();
