@@ -4,10 +4,14 @@
 # the normal build never runs this. Never edit the generated files: change the *.includes list
 # here and run this script again.
 #
-#   JEXTRACT_HOME=/path/to/jextract native/jextract/generate.sh
+#   JEXTRACT_HOME=/path/to/jextract native/jextract/generate.sh [package ...]
 #
+# With packages named (ibverbs efa rdmacm rpma fabric), only those are regenerated.
 # Needs: jextract (built from openjdk/jextract for JDK 25; no registry ships it), headers from
-# Debian's libibverbs-dev, librdmacm-dev and librpma-dev (see README.md).
+# Debian's libibverbs-dev, librdmacm-dev, librpma-dev and libfabric-dev (see README.md). A jextract
+# linked with Debian's libclang finds clang's own headers (stdint.h, stddef.h) in Debian's resource
+# directory; a second copy of them in the jextract image's conf/jextract shadows <stdint.h> (its
+# include guard hides the system one), so such an image must not carry that copy.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out="$here/../src/main/java"
@@ -33,10 +37,13 @@ bindings=(
   "efa     EfaDv   libefa.so.1     efa.includes     $include/infiniband/efadv.h"
   "rdmacm  RdmaCm  librdmacm.so.1  rdmacm.includes  $include/rdma/rdma_cma.h"
   "rpma    Rpma    librpma.so.0    rpma.includes    $include/librpma.h"
+  "fabric  Fabric  libfabric.so.1  fabric.includes  $here/fabric.h"
 )
+wanted=" $* "
 
 for b in "${bindings[@]}"; do
   read -r pkg cls lib list header <<<"$b"
+  [ $# -eq 0 ] || [[ "$wanted" == *" $pkg "* ]] || continue
   [ -r "$header" ] || { echo "missing header $header (install the -dev packages)" >&2; exit 2; }
   target="$out/io/rdma/srq/verbs/ffi/$pkg"
   tmp=$(mktemp -d)
@@ -61,7 +68,7 @@ done
 kept=$(grep -E '^(supported|tested):' "$here/GENERATED_WITH" 2>/dev/null || true)
 {
   "$jextract" --version 2>&1 | head -3
-  echo "headers: $(dpkg-query -W -f='${Package} ${Version}, ' libibverbs-dev librdmacm-dev librpma-dev 2>/dev/null)"
+  echo "headers: $(dpkg-query -W -f='${Package} ${Version}, ' libibverbs-dev librdmacm-dev librpma-dev libfabric-dev 2>/dev/null)"
   [ -z "$kept" ] || echo "$kept"
 } > "$here/GENERATED_WITH.tmp"
 mv "$here/GENERATED_WITH.tmp" "$here/GENERATED_WITH"
