@@ -76,6 +76,7 @@ class HalfOpenReapingTest extends SoftActivationTest {
             p.listenerGivesUp(type);
             await(() -> a.statistics().halfOpenReaped() == 1, "the connection reaped at " + type);
             assertEquals(0, a.statistics().connections());
+            await(() -> !log.containing("SRQRA0210").isEmpty(), "SRQRA0210 (counted before it is logged)");
             List<String> lines = log.containing("SRQRA0210");
             assertEquals(1, lines.size(), log.lines().toString());
             assertTrue(lines.getFirst().contains("RDMA_CM_EVENT_" + type), lines.getFirst());
@@ -92,6 +93,7 @@ class HalfOpenReapingTest extends SoftActivationTest {
             assertTrue(SoftProvider.raiseQpFatal(p.acceptingQpNum()));
             await(() -> a.statistics().halfOpenReaped() == 1, "the connection reaped at QP_FATAL");
             assertEquals(0, a.statistics().connections());
+            await(() -> !log.containing("SRQRA0210").isEmpty(), "SRQRA0210 (counted before it is logged)");
             assertTrue(log.containing("SRQRA0210").getFirst().contains("IBV_EVENT_QP_FATAL"), log.lines().toString());
         }
         await(() -> a.statistics().closedConnections() == 1, "the reaped connection's QP destroyed");
