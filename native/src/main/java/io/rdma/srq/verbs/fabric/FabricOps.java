@@ -9,6 +9,7 @@ import io.rdma.srq.verbs.ffi.fabric.fi_ops_domain;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_eq;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_fabric;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_msg;
+import io.rdma.srq.verbs.ffi.fabric.fi_ops_poll;
 import io.rdma.srq.verbs.ffi.fabric.fid;
 import io.rdma.srq.verbs.ffi.fabric.fid_cq;
 import io.rdma.srq.verbs.ffi.fabric.fid_domain;
@@ -16,6 +17,7 @@ import io.rdma.srq.verbs.ffi.fabric.fid_ep;
 import io.rdma.srq.verbs.ffi.fabric.fid_eq;
 import io.rdma.srq.verbs.ffi.fabric.fid_fabric;
 import io.rdma.srq.verbs.ffi.fabric.fid_pep;
+import io.rdma.srq.verbs.ffi.fabric.fid_poll;
 
 import java.lang.foreign.MemorySegment;
 
@@ -365,5 +367,47 @@ public final class FabricOps {
     public static long cqReadErr(MemorySegment cq, MemorySegment errEntry, long flags) {
         MemorySegment ops = fid_cq.ops(cq.reinterpret(fid_cq.sizeof())).reinterpret(fi_ops_cq.sizeof());
         return fi_ops_cq.readerr.invoke(fi_ops_cq.readerr(ops), cq, errEntry, flags);
+    }
+
+    private static MemorySegment pollOps(MemorySegment pollset) {
+        return fid_poll.ops(pollset.reinterpret(fid_poll.sizeof())).reinterpret(fi_ops_poll.sizeof());
+    }
+
+    /**
+     * fi_poll(3) fi_poll_open: {@code domain->ops->poll_open(domain, attr, pollset)} — a set of CQs
+     * (and counters) that {@link #poll} asks which have completions.
+     *
+     * @param domain    the domain
+     * @param attr      the attributes (struct fi_poll_attr, flags 0)
+     * @param pollOut   receives the struct fid_poll * (one pointer)
+     * @return 0, or a negative FI_E* value
+     */
+    public static int pollOpen(MemorySegment domain, MemorySegment attr, MemorySegment pollOut) {
+        return fi_ops_domain.poll_open.invoke(fi_ops_domain.poll_open(domainOps(domain)), domain, attr, pollOut);
+    }
+
+    /**
+     * fi_poll(3) fi_poll_add: {@code pollset->ops->poll_add(pollset, event_fid, flags)}.
+     *
+     * @param pollset the poll set
+     * @param cq      the CQ to add (its fid)
+     * @param flags   0
+     * @return 0, or a negative FI_E* value
+     */
+    public static int pollAdd(MemorySegment pollset, MemorySegment cq, long flags) {
+        return fi_ops_poll.poll_add.invoke(fi_ops_poll.poll_add(pollOps(pollset)), pollset, cq, flags);
+    }
+
+    /**
+     * fi_poll(3): {@code pollset->ops->poll(pollset, context, count)} — the contexts (fi_cq_open's
+     * context argument) of the CQs that have completions.
+     *
+     * @param pollset  the poll set
+     * @param contexts room for {@code count} pointers
+     * @param count    the most contexts to return
+     * @return how many contexts were written, or a negative FI_E* value
+     */
+    public static int poll(MemorySegment pollset, MemorySegment contexts, int count) {
+        return fi_ops_poll.poll.invoke(fi_ops_poll.poll(pollOps(pollset)), pollset, contexts, count);
     }
 }

@@ -146,13 +146,17 @@ final class FabricTestKit implements AutoCloseable {
         }
     }
 
-    /** A received message: the buffer it landed in, its CQ data, its first byte. */
-    record Received(int buffer, long cqData, byte first, long length) {
+    /**
+     * A received message: the buffer it landed in, its CQ data, its first byte, its length, and the
+     * endpoint whose CQ reported it (its connect request's private data; null with one shared CQ).
+     */
+    record Received(int buffer, long cqData, byte first, long length, String endpoint) {
     }
 
     /**
-     * The receiving side: a passive endpoint on 127.0.0.1 (any port), one shared receive context
-     * and one CQ that every accepted endpoint reports to.
+     * The receiving side: a passive endpoint on 127.0.0.1 (any port) and one shared receive
+     * context; either one CQ that every accepted endpoint reports to, or (cqPerEndpoint) a CQ per
+     * endpoint, all in one poll set (fi_poll(3)) that tells which have completions.
      */
     final class Listener {
         final int port;
@@ -163,6 +167,10 @@ final class FabricTestKit implements AutoCloseable {
         private final MemorySegment domain;
         private final MemorySegment slab;
         private final MemorySegment entries;
+        /** cqPerEndpoint: the poll set, and the endpoints in the order their CQs were opened. */
+        private final MemorySegment pollset;
+        private final List<String> endpointOfCq = new ArrayList<>();
+        private final List<MemorySegment> cqs = new ArrayList<>();
         /** Accepted endpoints by the private data their connect request carried. */
         final Map<String, MemorySegment> accepted = new HashMap<>();
         /** The private data of the endpoints whose FI_SHUTDOWN was seen, in order. */
@@ -170,6 +178,10 @@ final class FabricTestKit implements AutoCloseable {
         int connected;
 
         Listener(int buffers, int bufferSize) {
+            this(buffers, bufferSize, false);
+        }
+
+        Listener(int buffers, int bufferSize, boolean cqPerEndpoint) {
             this.bufferSize = bufferSize;
             MemorySegment info = tcpInfo("0", Fabric.FI_SOURCE());
             MemorySegment fabric = fabric(info);
@@ -185,7 +197,14 @@ final class FabricTestKit implements AutoCloseable {
             domain = domain(fabric, info);
             srx = open("fi_srx_context", out -> FabricOps.srxContext(domain, fi_info.rx_attr(info), out,
                     MemorySegment.NULL));
-            cq = cq(domain);
+            if (cqPerEndpoint) {
+                MemorySegment attr = arena.allocate(io.rdma.srq.verbs.ffi.fabric.fi_poll_attr.layout());
+                pollset = open("fi_poll_open", out -> FabricOps.pollOpen(domain, attr, out));
+                cq = null;
+            } else {
+                pollset = null;
+                cq = cq(domain);
+            }
             slab = arena.allocate((long) buffers * bufferSize, 64);
             entries = arena.allocate(fi_cq_data_entry.layout(), 32);
         }
@@ -210,7 +229,18 @@ final class FabricTestKit implements AutoCloseable {
                 MemorySegment ep = open("fi_endpoint", out -> FabricOps.endpoint(domain, request, out,
                         MemorySegment.NULL));
                 FabricOps.check("fi_ep_bind eq", FabricOps.bind(ep, eq, 0));
-                FabricOps.check("fi_ep_bind cq", FabricOps.bind(ep, cq, Fabric.FI_TRANSMIT() | Fabric.FI_RECV()));
+                MemorySegment epCq = cq;
+                if (pollset != null) {
+                    MemorySegment context = MemorySegment.ofAddress(cqs.size() + 1);
+                    MemorySegment attr = arena.allocate(fi_cq_attr.layout());
+                    fi_cq_attr.format(attr, Fabric.FI_CQ_FORMAT_DATA());
+                    fi_cq_attr.size(attr, 1024);
+                    epCq = open("fi_cq_open", out -> FabricOps.cqOpen(domain, attr, out, context));
+                    FabricOps.check("fi_poll_add", FabricOps.pollAdd(pollset, epCq, 0));
+                    cqs.add(epCq);
+                    endpointOfCq.add(e.text());
+                }
+                FabricOps.check("fi_ep_bind cq", FabricOps.bind(ep, epCq, Fabric.FI_TRANSMIT() | Fabric.FI_RECV()));
                 FabricOps.check("fi_ep_bind srx", FabricOps.bind(ep, srx, 0));
                 FabricOps.check("fi_enable", FabricOps.enable(ep));
                 MemorySegment answer = arena.allocateFrom("welcome-" + e.text());
@@ -233,7 +263,21 @@ final class FabricTestKit implements AutoCloseable {
          * @return the receives completed, each checked to be a receive with remote CQ data
          */
         List<Received> receive() {
-            long n = FabricOps.cqRead(cq, entries, 32);
+            if (pollset == null) {
+                return read(cq, null);
+            }
+            MemorySegment contexts = arena.allocate(ValueLayout.ADDRESS, 16);
+            int ready = (int) FabricOps.check("fi_poll", FabricOps.poll(pollset, contexts, 16));
+            List<Received> got = new ArrayList<>();
+            for (int i = 0; i < ready; i++) {
+                int index = (int) contexts.getAtIndex(ValueLayout.ADDRESS, i).address() - 1;
+                got.addAll(read(cqs.get(index), endpointOfCq.get(index)));
+            }
+            return got;
+        }
+
+        private List<Received> read(MemorySegment from, String endpoint) {
+            long n = FabricOps.cqRead(from, entries, 32);
             if (n == -Fabric.FI_EAGAIN()) {
                 return List.of();
             }
@@ -247,7 +291,8 @@ final class FabricTestKit implements AutoCloseable {
                 }
                 int buffer = (int) fi_cq_data_entry.op_context(entry).address() - 1;
                 got.add(new Received(buffer, fi_cq_data_entry.data(entry),
-                        slab.get(ValueLayout.JAVA_BYTE, (long) buffer * bufferSize), fi_cq_data_entry.len(entry)));
+                        slab.get(ValueLayout.JAVA_BYTE, (long) buffer * bufferSize), fi_cq_data_entry.len(entry),
+                        endpoint));
             }
             return got;
         }
