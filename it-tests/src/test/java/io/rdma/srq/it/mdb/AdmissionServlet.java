@@ -52,13 +52,20 @@ public class AdmissionServlet extends HttpServlet {
         }
     }
 
-    /** The reject's private data through its public accessor (the exception type is the adapter's). */
+    /**
+     * The reject's private data through its public accessor: the connect fails with
+     * PeerUnavailableException (ECONNREFUSED), whose cause is the verb's own failure carrying it (the
+     * cause's type is the adapter's).
+     */
     private static String rejectData(VerbsException e) {
-        try {
-            byte[] data = (byte[]) e.getClass().getMethod("privateData").invoke(e);
-            return HexFormat.of().formatHex(data, 0, Math.min(6, data.length));
-        } catch (ReflectiveOperationException none) {
-            return "none";
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            try {
+                byte[] data = (byte[]) t.getClass().getMethod("privateData").invoke(t);
+                return HexFormat.of().formatHex(data, 0, Math.min(6, data.length));
+            } catch (ReflectiveOperationException notThisOne) {
+                // the next cause
+            }
         }
+        return "none";
     }
 }
