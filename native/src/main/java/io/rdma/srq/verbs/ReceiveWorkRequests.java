@@ -95,6 +95,54 @@ public final class ReceiveWorkRequests implements AutoCloseable {
     }
 
     /**
+     * Points {@link #badWrCell()} at entry {@code i}, as a provider that reads the chain by index
+     * reports the first WR it refused (ibv_post_srq_recv(3) {@code bad_wr}).
+     *
+     * @param i entry index, 0..capacity − 1
+     */
+    public void markBad(int i) {
+        ensureOpen();
+        badWr.set(POINTER, 0, wrs.asSlice((long) i * WR_SIZE));
+    }
+
+    /**
+     * {@return the wr_id of entry {@code i}, as {@link #set} wrote it} For providers that read the
+     * chain by index instead of along its {@code next} pointers.
+     *
+     * @param i entry index, 0..capacity − 1
+     */
+    public long wrId(int i) {
+        return wrs.get(ValueLayout.JAVA_LONG, (long) i * WR_SIZE + WR_ID);
+    }
+
+    /**
+     * {@return the address of entry {@code i}'s one SGE}
+     *
+     * @param i entry index, 0..capacity − 1
+     */
+    public long address(int i) {
+        return sges.get(ValueLayout.JAVA_LONG, (long) i * SGE_SIZE + SGE_ADDR);
+    }
+
+    /**
+     * {@return the length in bytes of entry {@code i}'s one SGE}
+     *
+     * @param i entry index, 0..capacity − 1
+     */
+    public int length(int i) {
+        return sges.get(ValueLayout.JAVA_INT, (long) i * SGE_SIZE + SGE_LENGTH);
+    }
+
+    /**
+     * {@return the lkey of entry {@code i}'s one SGE}
+     *
+     * @param i entry index, 0..capacity − 1
+     */
+    public int lkey(int i) {
+        return sges.get(ValueLayout.JAVA_INT, (long) i * SGE_SIZE + SGE_LKEY);
+    }
+
+    /**
      * For providers: terminates the chain after {@code count} WRs. Pair with {@link #relink}.
      *
      * @param count 1..capacity

@@ -53,28 +53,49 @@ public final class FabricDiscovery {
         if (!FabricLibrary.load()) {
             return List.of();
         }
+        MemorySegment first = info(provider, null, null, 0);
+        if (first.equals(MemorySegment.NULL)) {
+            return List.of();
+        }
+        try {
+            return choices(first);
+        } finally {
+            Fabric.fi_freeinfo(first);
+        }
+    }
+
+    /**
+     * fi_getinfo(3) for reliable connected endpoints (FI_EP_MSG with FI_MSG), thread-safe domains
+     * (FI_THREAD_SAFE) and no mode bits (the provider may not use our operation contexts).
+     *
+     * @param provider the libfabric provider name, or null for any
+     * @param node     a host to connect to or (with FI_SOURCE) to listen on, or null
+     * @param service  a port, or null
+     * @param flags    0 or FI_SOURCE
+     * @return the list (free it with fi_freeinfo), or NULL when nothing matches (FI_ENODATA)
+     * @throws io.rdma.srq.api.VerbsException another failure of fi_getinfo, with its errno
+     */
+    public static MemorySegment info(String provider, String node, String service, long flags) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment hints = Fabric.fi_dupinfo(MemorySegment.NULL).reinterpret(fi_info.sizeof());
             fi_ep_attr.type(fi_info.ep_attr(hints).reinterpret(fi_ep_attr.sizeof()), Fabric.FI_EP_MSG());
             fi_info.caps(hints, Fabric.FI_MSG());
+            fi_domain_attr.threading(fi_info.domain_attr(hints).reinterpret(fi_domain_attr.sizeof()),
+                    Fabric.FI_THREAD_SAFE());
             MemorySegment fabricAttr = fi_info.fabric_attr(hints).reinterpret(fi_fabric_attr.sizeof());
             if (provider != null) {
                 fi_fabric_attr.prov_name(fabricAttr, arena.allocateFrom(provider));
             }
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
-            int rc = Fabric.fi_getinfo(API, MemorySegment.NULL, MemorySegment.NULL, 0, hints, out);
+            int rc = Fabric.fi_getinfo(API, node == null ? MemorySegment.NULL : arena.allocateFrom(node),
+                    service == null ? MemorySegment.NULL : arena.allocateFrom(service), flags, hints, out);
             fi_fabric_attr.prov_name(fabricAttr, MemorySegment.NULL); // ours: fi_freeinfo must not free it
             Fabric.fi_freeinfo(hints);
             if (rc == -Fabric.FI_ENODATA()) {
-                return List.of();
+                return MemorySegment.NULL;
             }
             FabricOps.check("fi_getinfo", rc);
-            MemorySegment first = out.get(ValueLayout.ADDRESS, 0);
-            try {
-                return choices(first);
-            } finally {
-                Fabric.fi_freeinfo(first);
-            }
+            return out.get(ValueLayout.ADDRESS, 0);
         }
     }
 

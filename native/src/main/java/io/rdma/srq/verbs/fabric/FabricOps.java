@@ -299,6 +299,22 @@ public final class FabricOps {
     }
 
     /**
+     * fi_msg(3) fi_send: {@code ep->msg->send(ep, buf, len, desc, dest_addr, context)}; no CQ data.
+     *
+     * @param ep the endpoint (struct fid_ep *)
+     * @param buf the message buffer
+     * @param len its length in bytes
+     * @param desc its memory descriptor, or NULL (mr_mode without FI_MR_LOCAL)
+     * @param destAddr ignored on a connected endpoint
+     * @param context the application context stored in the object, or NULL
+     * @return 0 or a negative FI_E* value
+     */
+    public static long send(MemorySegment ep, MemorySegment buf, long len, MemorySegment desc, long destAddr,
+                            MemorySegment context) {
+        return fi_ops_msg.send.invoke(fi_ops_msg.send(msgOf(ep)), ep, buf, len, desc, destAddr, context);
+    }
+
+    /**
      * fi_msg(3) fi_senddata: {@code ep->msg->senddata(ep, buf, len, desc, data, dest_addr, context)}.
      *
      * @param ep the endpoint (struct fid_ep *)

@@ -1,5 +1,6 @@
 package io.rdma.srq.verbs.ibverbs;
 
+import io.rdma.srq.verbs.spi.SockAddr;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.Context;

@@ -1,5 +1,6 @@
 package io.rdma.srq.verbs.soft;
 
+import io.rdma.srq.verbs.spi.EventQueue;
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
@@ -26,7 +27,7 @@ final class SoftCmConnection extends SoftResource implements CmConnection, SoftD
     private final SoftQueuePair qp;
     private final InetSocketAddress remote;
     private final SoftCmListener listener;
-    private final SoftEventQueue<CmEvent> own;
+    private final EventQueue<CmEvent> own;
     private volatile SoftCmConnection peer;
     private volatile boolean established;
     private volatile boolean disconnected;
@@ -41,7 +42,7 @@ final class SoftCmConnection extends SoftResource implements CmConnection, SoftD
         this.qp = qp;
         this.remote = remote;
         this.listener = listener;
-        this.own = listener == null ? new SoftEventQueue<>() : null;
+        this.own = listener == null ? new EventQueue<>() : null;
         qp.softContext().device().bound(this);
     }
 

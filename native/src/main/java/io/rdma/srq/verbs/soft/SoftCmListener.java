@@ -1,5 +1,6 @@
 package io.rdma.srq.verbs.soft;
 
+import io.rdma.srq.verbs.spi.EventQueue;
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
@@ -29,7 +30,7 @@ final class SoftCmListener extends SoftResource implements CmListener, SoftDevic
     private final SoftContext context;
     private final InetSocketAddress local;
     private final int backlog;
-    private final SoftEventQueue<CmEvent> events = new SoftEventQueue<>();
+    private final EventQueue<CmEvent> events = new EventQueue<>();
     private final Set<Request> pending = ConcurrentHashMap.newKeySet();
 
     SoftCmListener(SoftContext context, InetSocketAddress local, int backlog) {

@@ -1,5 +1,6 @@
 package io.rdma.srq.verbs.soft;
 
+import io.rdma.srq.verbs.spi.EventQueue;
 import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
 
@@ -12,7 +13,7 @@ import java.util.Optional;
  */
 final class SoftCompletionChannel extends SoftResource implements CompletionChannel {
     private final SoftContext context;
-    private final SoftEventQueue<SoftCompletionQueue> events = new SoftEventQueue<>();
+    private final EventQueue<SoftCompletionQueue> events = new EventQueue<>();
 
     SoftCompletionChannel(SoftContext context) {
         super(context, "completion channel on " + context.deviceName(), "ibv_destroy_comp_channel");

@@ -1,5 +1,6 @@
 package io.rdma.srq.verbs.soft;
 
+import io.rdma.srq.verbs.spi.EventQueue;
 import io.rdma.srq.api.AsyncEventType;
 import io.rdma.srq.api.DeviceAttributes;
 import io.rdma.srq.api.EfaDeviceAttributes;
@@ -38,7 +39,7 @@ import java.util.Optional;
  */
 final class SoftContext extends SoftResource implements Context {
     private final SoftDevice device;
-    private final SoftEventQueue<Pending> events = new SoftEventQueue<>();
+    private final EventQueue<Pending> events = new EventQueue<>();
 
     private record Pending(AsyncEventType type, VerbsObject element, int portNum) {
     }
@@ -164,14 +165,7 @@ final class SoftContext extends SoftResource implements Context {
     }
 
     static long toNanos(Duration timeout) {
-        if (timeout.isNegative() || timeout.isZero()) {
-            return 0;
-        }
-        try {
-            return timeout.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
-        }
+        return EventQueue.toNanos(timeout);
     }
 
     @Override

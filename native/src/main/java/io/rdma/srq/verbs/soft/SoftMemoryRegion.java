@@ -58,16 +58,7 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion {
 
     static SoftMemoryRegion register(SoftProtectionDomain pd, MemorySegment buffer, int access, Arena owned)
             throws VerbsException {
-        if (!buffer.isNative() || buffer.byteSize() == 0) {
-            throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
-                    "the buffer must be a native segment of ≥ 1 byte, got " + buffer);
-        }
-        int remote = AccessFlag.REMOTE_WRITE.mask() | AccessFlag.REMOTE_ATOMIC.mask();
-        if ((access & remote) != 0 && (access & AccessFlag.LOCAL_WRITE.mask()) == 0) {
-            throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
-                    "REMOTE_WRITE or REMOTE_ATOMIC needs LOCAL_WRITE too (ibv_reg_mr(3)), access 0x"
-                            + Integer.toHexString(access));
-        }
+        io.rdma.srq.verbs.spi.RegistrationRules.check(buffer, access);
         long charged = charge(buffer.byteSize(), access);
         try {
             int key = pd.softContext().device().reserveKey();

@@ -47,7 +47,7 @@ class CmConformanceTest extends ConformanceBase {
     @DisplayName("driver note 14: an rdma_cm connect to a port nobody listens on fails within its timeout (REJECTED → ECONNREFUSED, or ETIMEDOUT), never hangs")
     void connectWithoutListenerIsBounded() throws Exception {
         assumeRcOnSrq();
-        Link l = new Link(16, 64, 7);
+        Link l = new Link(16, 64);
         QueuePair qp = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         InetSocketAddress nobody = new InetSocketAddress(deviceAddress(qp), 1);
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
@@ -61,7 +61,7 @@ class CmConformanceTest extends ConformanceBase {
     @DisplayName("rdma_cm: a listener on the wildcard 0.0.0.0 hears a connect to the device's own address and accepts it onto an SRQ QP")
     void wildcardListenerAcceptsOnTheDevice() throws Exception {
         assumeRcOnSrq();
-        Link l = new Link(16, 64, 7);
+        Link l = new Link(16, 64);
         QueuePair server = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
         QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         CmListener listener = ctx.listen(new InetSocketAddress("0.0.0.0", 0), 4);
@@ -91,7 +91,7 @@ class CmConformanceTest extends ConformanceBase {
     @DisplayName("rdma_cm: CONNECT_REQUEST, accept onto an SRQ QP, ESTABLISHED, a SEND lands in the SRQ, rdma_disconnect → DISCONNECTED on both sides")
     void connectAcceptSendDisconnect() throws Exception {
         assumeRcOnSrq();
-        Link l = new Link(16, 64, 7);
+        Link l = new Link(16, 64);
         QueuePair server = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqB, l.srq, 16));
         QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         CmListener listener = ctx.listen(new InetSocketAddress(deviceAddress(server), 0), 4);
@@ -137,7 +137,7 @@ class CmConformanceTest extends ConformanceBase {
     @DisplayName("driver note 19: a connect's private data reaches the listener (IB CM: zero-padded to 56 bytes); a reject's private data reaches the connector, whose connect fails ECONNREFUSED; more than 56 / 148 bytes is EINVAL")
     void privateDataOnConnectAndReject() throws Exception {
         assumeRcOnSrq();
-        Link l = new Link(16, 64, 7);
+        Link l = new Link(16, 64);
         QueuePair client = l.pd.createQp(QpInitAttributes.rcOnSrq(l.cqA, l.srq, 16));
         CmListener listener = ctx.listen(new InetSocketAddress(deviceAddress(client), 0), 4);
         InetSocketAddress at = new InetSocketAddress(deviceAddress(client), listener.localAddress().getPort());

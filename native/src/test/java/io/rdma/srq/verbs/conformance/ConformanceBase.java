@@ -9,6 +9,10 @@ import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.api.WcStatus;
 import io.rdma.srq.verbs.AsyncEvent;
+import io.rdma.srq.verbs.CmConnection;
+import io.rdma.srq.verbs.CmEvent;
+import io.rdma.srq.verbs.CmListener;
+import io.rdma.srq.verbs.ConnectionParameters;
 import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.Context;
@@ -71,6 +75,8 @@ abstract class ConformanceBase {
         MLX,
         /** Amazon EFA (vendor_id 0x1d0f) and soft_efa0. */
         EFA,
+        /** The fabric provider: libfabric's MSG endpoints (tcp), which have no RNR NAK and no transport retries. */
+        LIBFABRIC,
         /** Anything else: driver-specific expectations are skipped. */
         OTHER;
 
@@ -97,7 +103,8 @@ abstract class ConformanceBase {
         liveBefore = SoftProvider.liveObjects();
         ctx = target.open().open(target.device());
         dev = ctx.queryDevice();
-        driver = Driver.of(dev);
+        driver = io.rdma.srq.verbs.fabric.FabricProvider.NAME.equals(ctx.providerName()) ? Driver.LIBFABRIC
+                : Driver.of(dev);
     }
 
     @AfterEach
@@ -133,6 +140,15 @@ abstract class ConformanceBase {
 
     void assumeDriver(Driver expected, String why) {
         assumeTrue(driver == expected, target + " is not a " + expected + " device (" + why + ")");
+    }
+
+    /**
+     * Skips a test of the RC transport's own retries (RNR NAK, retry_cnt, ACK timeout): libfabric's
+     * tcp has none — a sender waits while the SRQ is empty (back-pressure, driver note 27) and TCP
+     * retransmits by itself.
+     */
+    void assumeRcTransportRetries() {
+        assumeTrue(driver != Driver.LIBFABRIC, target + " has no RNR NAK or transport retry counts (TCP)");
     }
 
     boolean canResize() {
@@ -264,6 +280,24 @@ abstract class ConformanceBase {
         }
 
         Link(int srqMaxWr, int slot, int rnrRetryOfA, CompletionChannel channelOfB, int cqeOfB) throws VerbsException {
+            this(srqMaxWr, slot, rnrRetryOfA, channelOfB, cqeOfB, true);
+        }
+
+        /**
+         * The objects of a link for connections through the CM: A and B are created but not
+         * connected to each other.
+         */
+        Link(int srqMaxWr, int slot) throws VerbsException {
+            this(srqMaxWr, slot, 7, null, 256, false);
+        }
+
+        /**
+         * @param manual connect A and B to each other directly (ibv_modify_qp INIT → RTR → RTS); a
+         *               provider that connects QPs only through its CM (EOPNOTSUPP: libfabric's MSG
+         *               endpoints) skips the test, with its reason
+         */
+        private Link(int srqMaxWr, int slot, int rnrRetryOfA, CompletionChannel channelOfB, int cqeOfB, boolean manual)
+                throws VerbsException {
             this.slot = slot;
             pd = ctx.allocPd();
             srq = srq(pd, srqMaxWr, 1, 0);
@@ -271,10 +305,50 @@ abstract class ConformanceBase {
             cqB = ctx.createCq(cqeOfB, channelOfB);
             a = pd.createQp(QpInitAttributes.rcOnSrq(cqA, srq, 64));
             b = pd.createQp(QpInitAttributes.rcOnSrq(cqB, srq, 64));
-            a.connect(PORT, target.gidIndex(), b.localEndpoint(PORT, target.gidIndex()), rnrRetryOfA);
-            b.connect(PORT, target.gidIndex(), a.localEndpoint(PORT, target.gidIndex()));
+            if (manual) {
+                try {
+                    a.connect(PORT, target.gidIndex(), b.localEndpoint(PORT, target.gidIndex()), rnrRetryOfA);
+                    b.connect(PORT, target.gidIndex(), a.localEndpoint(PORT, target.gidIndex()));
+                } catch (VerbsException e) {
+                    if (!e.is(Errno.EOPNOTSUPP)) {
+                        throw e;
+                    }
+                    connectThroughCm(rnrRetryOfA); // a provider whose QPs connect only through its CM (libfabric)
+                }
+            }
             mr = pd.allocateRegistered(SEND_AREA + (long) slot * 1024, EnumSet.of(AccessFlag.LOCAL_WRITE));
             chain = wrs(1024);
+        }
+
+        /** Connects {@code x} and {@code y} to each other: directly, or through the CM where QPs connect only so. */
+        void connectPair(QueuePair x, QueuePair y) throws VerbsException {
+            try {
+                x.connect(PORT, target.gidIndex(), y.localEndpoint(PORT, target.gidIndex()));
+                y.connect(PORT, target.gidIndex(), x.localEndpoint(PORT, target.gidIndex()));
+            } catch (VerbsException e) {
+                if (!e.is(Errno.EOPNOTSUPP)) {
+                    throw e;
+                }
+                connectThroughCm(x, y);
+            }
+        }
+
+        /** A connects to B through the CM on the loopback address: B listens and accepts. */
+        private void connectThroughCm(int rnrRetryOfA) throws VerbsException {
+            connectThroughCm(a, b);
+        }
+
+        /** {@code x} connects to {@code y} through the CM on the loopback address: y's side listens and accepts. */
+        private void connectThroughCm(QueuePair x, QueuePair y) throws VerbsException {
+            CmListener listener = ctx.listen(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 4);
+            java.net.InetSocketAddress at = new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(),
+                    listener.localAddress().getPort());
+            ConnectionParameters parameters = ConnectionParameters.RDMA_CM_DEFAULTS;
+            java.util.concurrent.CompletableFuture<CmConnection> connecting = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> ctx.connect(x, at, PATIENCE, new byte[0], parameters));
+            CmEvent request = nextOfType(listener, io.rdma.srq.api.CmEventType.CONNECT_REQUEST);
+            request.request().accept(y);
+            connecting.join();
         }
 
         /** Posts {@code n} receives with consecutive wr_ids (starting where the last post ended). */
@@ -301,9 +375,16 @@ abstract class ConformanceBase {
         }
     }
 
-    /** @return the device's own IP address: the IPv4-mapped GID as IPv4, else the GID as IPv6 */
+    /** @return the device's own IP address: the IPv4-mapped GID as IPv4, else the GID as IPv6; loopback for a QP without GID */
     java.net.InetAddress deviceAddress(QueuePair qp) throws VerbsException, java.net.UnknownHostException {
-        return java.net.InetAddress.getByAddress(qp.localEndpoint(PORT, target.gidIndex()).gid());
+        try {
+            return java.net.InetAddress.getByAddress(qp.localEndpoint(PORT, target.gidIndex()).gid());
+        } catch (VerbsException e) {
+            if (e.is(Errno.EOPNOTSUPP)) {
+                return java.net.InetAddress.getLoopbackAddress(); // a QP without GID (libfabric tcp): the host's
+            }
+            throw e;
+        }
     }
 
     /** @return the next event of {@code type} within {@link #PATIENCE}, skipping others */

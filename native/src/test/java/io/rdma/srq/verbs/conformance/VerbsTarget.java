@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * <p>By default: every device of the soft provider ({@code soft_rxe0}, {@code soft_mlx5_0},
  * {@code soft_efa0}). With {@code -Dverbs.provider=ibverbs -Dverbs.device=rxe0}: that device only (the
  * rxe lab, or a machine with an HCA); {@code -Dverbs.provider=P} without a device runs on every device
- * P lists. {@code -Dverbs.gidIndex=N} sets the GID index used to connect QPs (default 1 for ibverbs,
+ * P lists. {@code -Dverbs.gidIndex=N} sets the GID index used to connect QPs (default 1 for ibverbs, 0 for fabric,
  * rxe's IPv4-mapped GID, and 0 for the soft device, which accepts any valid index).
  *
  * <p>From the source tree: {@code mvn -pl native test -Dtest='*Conformance*' -Dverbs.provider=ibverbs
@@ -62,7 +62,7 @@ public record VerbsTarget(String provider, String device, int gidIndex) {
     public static Stream<VerbsTarget> targets() throws VerbsException {
         String provider = System.getProperty(PROVIDER, Verbs.SOFT).trim();
         String device = System.getProperty(DEVICE, "").trim();
-        int gidIndex = Integer.getInteger(GID_INDEX, Verbs.SOFT.equals(provider) ? 0 : 1);
+        int gidIndex = Integer.getInteger(GID_INDEX, Verbs.IBVERBS.equals(provider) ? 1 : 0);
         if (!device.isEmpty()) {
             return Stream.of(new VerbsTarget(provider, device, gidIndex));
         }

@@ -1,4 +1,4 @@
-package io.rdma.srq.verbs.ibverbs;
+package io.rdma.srq.verbs.spi;
 
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.VerbsException;
@@ -14,7 +14,7 @@ import java.net.UnknownHostException;
 import java.nio.ByteOrder;
 
 /** {@code struct sockaddr_in} / {@code sockaddr_in6} ⇄ {@link InetSocketAddress} (Linux layouts). */
-final class SockAddr {
+public final class SockAddr {
     private static final short AF_INET = 2;
     private static final short AF_INET6 = 10;
     private static final ValueLayout.OfShort PORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -23,7 +23,7 @@ final class SockAddr {
     private SockAddr() {
     }
 
-    static MemorySegment of(InetSocketAddress address, Arena arena) throws VerbsException {
+    public static MemorySegment of(InetSocketAddress address, Arena arena) throws VerbsException {
         if (address.isUnresolved()) {
             throw new VerbsException("rdma_cm", Errno.EADDRNOTAVAIL, "unresolved address " + address);
         }
@@ -43,7 +43,7 @@ final class SockAddr {
         return sa;
     }
 
-    static InetSocketAddress from(MemorySegment pointer) {
+    public static InetSocketAddress from(MemorySegment pointer) {
         MemorySegment sa = pointer.reinterpret(STORAGE);
         short family = sa.get(ValueLayout.JAVA_SHORT, 0);
         int port = Short.toUnsignedInt(sa.get(PORT, 2));

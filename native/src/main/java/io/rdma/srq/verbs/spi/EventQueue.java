@@ -1,4 +1,4 @@
-package io.rdma.srq.verbs.soft;
+package io.rdma.srq.verbs.spi;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -12,14 +12,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * @param <E> the event type
  */
-final class SoftEventQueue<E> {
+public final class EventQueue<E> {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition arrived = lock.newCondition();
     private final ArrayDeque<E> events = new ArrayDeque<>();
     private boolean closed;
 
     /** @param event queued unless the queue is closed */
-    void add(E event) {
+    public void add(E event) {
         lock.lock();
         try {
             if (!closed) {
@@ -36,8 +36,8 @@ final class SoftEventQueue<E> {
      *
      * @param timeout the longest wait; zero or negative does not wait
      */
-    Optional<E> take(Duration timeout) {
-        long nanos = SoftContext.toNanos(timeout);
+    public Optional<E> take(Duration timeout) {
+        long nanos = toNanos(timeout);
         lock.lock();
         try {
             while (true) {
@@ -59,7 +59,7 @@ final class SoftEventQueue<E> {
     }
 
     /** Drops every event and wakes the waiters. */
-    void close() {
+    public void close() {
         lock.lock();
         try {
             closed = true;
@@ -67,6 +67,22 @@ final class SoftEventQueue<E> {
             arrived.signalAll();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * {@return a wait bound in nanoseconds: 0 for zero or negative, Long.MAX_VALUE for what overflows}
+     *
+     * @param timeout the bound
+     */
+    public static long toNanos(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            return 0;
+        }
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
         }
     }
 }
