@@ -28,6 +28,10 @@ public final class FabricProvider implements VerbsProvider {
      */
     static final List<String> SUPPORTED = List.of("tcp", "verbs");
 
+    /** The provider, as {@link java.util.ServiceLoader} makes it; libfabric is loaded at first use. */
+    public FabricProvider() {
+    }
+
     @Override
     public String name() {
         return NAME;

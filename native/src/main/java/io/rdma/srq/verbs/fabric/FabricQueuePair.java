@@ -147,45 +147,43 @@ final class FabricQueuePair extends ResourceBase implements QueuePair {
     }
 
     private MemorySegment realizeOpen(MemorySegment connectionInfo, FabricEq cm, ConnectionParameters fabric) {
-        {
-            if (ep != null) {
-                throw new VerbsException("rdma_connect", Errno.EINVAL, kind() + " is connected already");
-            }
-            MemorySegment i = connectionInfo.reinterpret(fi_info.sizeof());
-            if (srq != null) {
-                fi_ep_attr.rx_ctx_cnt(fi_info.ep_attr(i).reinterpret(fi_ep_attr.sizeof()), Fabric.FI_SHARED_CONTEXT());
-            }
-            MemorySegment tx = fi_info.tx_attr(i).reinterpret(fi_tx_attr.sizeof());
-            fi_tx_attr.op_flags(tx, fi_tx_attr.op_flags(tx) | Fabric.FI_DELIVERY_COMPLETE());
-            MemorySegment out = scope().allocate(ValueLayout.ADDRESS);
-            FabricOps.check("fi_endpoint", FabricOps.endpoint(context.domain(), i, out, MemorySegment.NULL));
-            long raw = out.get(ValueLayout.ADDRESS, 0).address();
-            MemorySegment endpoint = MemorySegment.ofAddress(raw).reinterpret(scope(), null);
-            try {
-                FabricOps.check("fi_ep_bind eq", FabricOps.bind(endpoint, cm.handle(), 0));
-                if (sendCq == recvCq) {
-                    bind(endpoint, sendCq.open(this, true, true), Fabric.FI_TRANSMIT() | Fabric.FI_RECV());
-                } else {
-                    bind(endpoint, sendCq.open(this, true, false), Fabric.FI_TRANSMIT());
-                    bind(endpoint, recvCq.open(this, false, true), Fabric.FI_RECV());
-                }
-                if (srq != null) {
-                    FabricOps.check("fi_ep_bind srx", FabricOps.bind(endpoint, srq.handle(), 0));
-                }
-                FabricOps.check("fi_enable", FabricOps.enable(endpoint));
-            } catch (RuntimeException e) {
-                FabricOps.close(MemorySegment.ofAddress(raw));
-                closeMembers();
-                throw e;
-            }
-            cm.retain();
-            eq = cm;
-            info = i;
-            rawEp = raw;
-            ep = endpoint;
-            parameters = fabric;
-            return endpoint;
+        if (ep != null) {
+            throw new VerbsException("rdma_connect", Errno.EINVAL, kind() + " is connected already");
         }
+        MemorySegment i = connectionInfo.reinterpret(fi_info.sizeof());
+        if (srq != null) {
+            fi_ep_attr.rx_ctx_cnt(fi_info.ep_attr(i).reinterpret(fi_ep_attr.sizeof()), Fabric.FI_SHARED_CONTEXT());
+        }
+        MemorySegment tx = fi_info.tx_attr(i).reinterpret(fi_tx_attr.sizeof());
+        fi_tx_attr.op_flags(tx, fi_tx_attr.op_flags(tx) | Fabric.FI_DELIVERY_COMPLETE());
+        MemorySegment out = scope().allocate(ValueLayout.ADDRESS);
+        FabricOps.check("fi_endpoint", FabricOps.endpoint(context.domain(), i, out, MemorySegment.NULL));
+        long raw = out.get(ValueLayout.ADDRESS, 0).address();
+        MemorySegment endpoint = MemorySegment.ofAddress(raw).reinterpret(scope(), null);
+        try {
+            FabricOps.check("fi_ep_bind eq", FabricOps.bind(endpoint, cm.handle(), 0));
+            if (sendCq == recvCq) {
+                bind(endpoint, sendCq.open(this, true, true), Fabric.FI_TRANSMIT() | Fabric.FI_RECV());
+            } else {
+                bind(endpoint, sendCq.open(this, true, false), Fabric.FI_TRANSMIT());
+                bind(endpoint, recvCq.open(this, false, true), Fabric.FI_RECV());
+            }
+            if (srq != null) {
+                FabricOps.check("fi_ep_bind srx", FabricOps.bind(endpoint, srq.handle(), 0));
+            }
+            FabricOps.check("fi_enable", FabricOps.enable(endpoint));
+        } catch (RuntimeException e) {
+            FabricOps.close(MemorySegment.ofAddress(raw));
+            closeMembers();
+            throw e;
+        }
+        cm.retain();
+        eq = cm;
+        info = i;
+        rawEp = raw;
+        ep = endpoint;
+        parameters = fabric;
+        return endpoint;
     }
 
     private void bind(MemorySegment endpoint, FabricCompletionQueue.Member m, long flags) {

@@ -18,7 +18,15 @@ public final class EventQueue<E> {
     private final ArrayDeque<E> events = new ArrayDeque<>();
     private boolean closed;
 
-    /** @param event queued unless the queue is closed */
+    /** An empty, open queue. */
+    public EventQueue() {
+    }
+
+    /**
+     * Queues an event and wakes the waiters.
+     *
+     * @param event queued unless the queue is closed
+     */
     public void add(E event) {
         lock.lock();
         try {

@@ -23,6 +23,13 @@ public final class SockAddr {
     private SockAddr() {
     }
 
+    /**
+     * {@return {@code address} as a {@code struct sockaddr_in} or {@code sockaddr_in6} in 128 bytes of {@code arena}}
+     *
+     * @param address a resolved address
+     * @param arena   where the sockaddr is allocated
+     * @throws VerbsException EADDRNOTAVAIL for an unresolved address
+     */
     public static MemorySegment of(InetSocketAddress address, Arena arena) throws VerbsException {
         if (address.isUnresolved()) {
             throw new VerbsException("rdma_cm", Errno.EADDRNOTAVAIL, "unresolved address " + address);
@@ -43,6 +50,11 @@ public final class SockAddr {
         return sa;
     }
 
+    /**
+     * {@return the address a {@code struct sockaddr *} holds; an unresolved {@code family-N} for other families}
+     *
+     * @param pointer the sockaddr
+     */
     public static InetSocketAddress from(MemorySegment pointer) {
         MemorySegment sa = pointer.reinterpret(STORAGE);
         short family = sa.get(ValueLayout.JAVA_SHORT, 0);

@@ -32,6 +32,8 @@ public final class WcRing {
     private int count;
 
     /**
+     * An empty ring.
+     *
      * @param arena    where the ring (and each larger one) is allocated; it outlives the ring
      * @param capacity the first capacity, a power of two
      */

@@ -43,7 +43,7 @@ public final class StatisticsTable {
             counter("lost-at-device-loss", "messages acknowledged to their senders but lost with a device: left in the CQ"
                     + " or in batches not begun when a lost run's drain ended", a -> a.lifecycle().lostAtDeviceLoss()),
             text("srq-name", "the activation's SRQ name (activation property srqName)", a -> a.statistics().srqName()),
-            text("provider", "the verbs provider the activation uses (ibverbs, soft)", a -> a.device().provider()),
+            text("provider", "the verbs provider the activation uses (ibverbs, soft, fabric)", a -> a.device().provider()),
             text("device", "the RDMA device the activation uses", a -> a.device().device()),
             text("port-state", "ibv_query_port state of the device's ports, e.g. 1:ACTIVE", a -> a.device().ports()),
             counter("receives-posted", "receive WRs posted to the SRQ (ibv_post_srq_recv), WRs", a -> a.statistics().posted()),
@@ -91,7 +91,7 @@ public final class StatisticsTable {
     /** One connection definition: its device and what its open pooled connections hold. */
     public static final List<Figure<DefinitionView>> DEFINITION = List.of(
             gauge("healthy", "1 when the configured device opens and its configured port is ACTIVE, else 0", d -> flag(d.device().healthy())),
-            text("provider", "the verbs provider of the definition (ibverbs, soft)", d -> d.device().provider()),
+            text("provider", "the verbs provider of the definition (ibverbs, soft, fabric)", d -> d.device().provider()),
             text("device", "the RDMA device of the definition", d -> d.device().device()),
             text("port-state", "ibv_query_port state of the configured port, e.g. 1:ACTIVE", d -> d.device().ports()),
             gauge("open-connections", "pooled connections holding a device context and PD now", DefinitionView::openConnections),

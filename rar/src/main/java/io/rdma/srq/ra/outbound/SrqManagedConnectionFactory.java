@@ -55,7 +55,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private static final long serialVersionUID = 1L;
     private static final PropertyCheck CHECK = new PropertyCheck(SrqManagedConnectionFactory.class);
 
-    @ConfigProperty(defaultValue = "auto", description = "verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs or soft; allowed: auto, ibverbs, soft")
+    @ConfigProperty(defaultValue = "auto", description = "verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs, soft, or fabric (libfabric's tcp: two servers without RDMA); allowed: auto, ibverbs, soft, fabric")
     private String provider = d(SrqProperty.PROVIDER);
     @ConfigProperty(defaultValue = "", description = "the device, by name, by its interface's address or by a GID (docs/configuration.md, Which device); empty: the soft profile's device, or the first ibverbs device by name; allowed: a device name, an IP address of its interface, gid:GID, or empty")
     private String device = d(SrqProperty.DEVICE);

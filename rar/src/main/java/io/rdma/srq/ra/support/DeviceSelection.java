@@ -28,7 +28,9 @@ public record DeviceSelection(Provider provider, String device, SoftProfile soft
         /** libibverbs. */
         IBVERBS(Verbs.IBVERBS),
         /** the embedded soft device. */
-        SOFT(Verbs.SOFT);
+        SOFT(Verbs.SOFT),
+        /** libfabric's reliable connected endpoints on a shared receive context (device: the libfabric provider, tcp). */
+        FABRIC(io.rdma.srq.verbs.fabric.FabricProvider.NAME);
 
         private final String verbsName;
 
@@ -51,11 +53,11 @@ public record DeviceSelection(Provider provider, String device, SoftProfile soft
 
     /**
      * @param check       where errors are reported
-     * @param provider    provider text: auto | ibverbs | soft
+     * @param provider    provider text: auto | ibverbs | soft | fabric
      * @param device      device text, empty (or null) for the first
      * @param softProfile softProfile text: a {@link SoftProfile} by {@link SoftProfile#of} (rxe | mlx5 | efa)
      * @return the selection
-     * @throws InvalidPropertyException {@code provider must be one of auto, ibverbs, soft, got 'x'}, or
+     * @throws InvalidPropertyException {@code provider must be one of auto, ibverbs, soft, fabric, got 'x'}, or
      *                                  the same for softProfile
      */
     public static DeviceSelection parse(PropertyCheck check, String provider, String device, String softProfile)

@@ -18,8 +18,9 @@ import java.util.List;
  * docs/configuration.md's tables are this table (ConfigurationTablesTest).
  */
 public enum SrqProperty {
-    PROVIDER("provider", Kind.WORDS, "", 0, 0, "auto, ibverbs, soft", "auto", "auto", null,
-            "verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs or soft"),
+    PROVIDER("provider", Kind.WORDS, "", 0, 0, "auto, ibverbs, soft, fabric", "auto", "auto", null,
+            "verbs provider: auto (ibverbs when a device exists, else the soft device), ibverbs, soft, or fabric"
+            + " (libfabric's tcp: two servers without RDMA)"),
     DEVICE("device", Kind.TEXT, "", 0, 0, "a device name, an IP address of its interface, gid:GID, or empty", "", "",
             null, "the device, by name, by its interface's address or by a GID (docs/configuration.md, Which device); "
             + "empty: the soft profile's device, or the first ibverbs device by name"),

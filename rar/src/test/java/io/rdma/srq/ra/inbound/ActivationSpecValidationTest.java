@@ -16,7 +16,7 @@ class ActivationSpecValidationTest {
 
     @ParameterizedTest(name = "{0} = ''{1}'' → ''{2}''")
     @CsvSource(delimiter = '|', value = {
-            "provider        | opa    | provider must be one of auto, ibverbs, soft, got 'opa'",
+            "provider        | opa    | provider must be one of auto, ibverbs, soft, fabric, got 'opa'",
             "srqMaxWr        | abc    | srqMaxWr must be an integer in 1..2147483647 (at most the device's max_srq_wr), got 'abc'",
             "srqMaxWr        | 0      | srqMaxWr must be in 1..2147483647 (at most the device's max_srq_wr), got 0",
             "srqMaxWr        | -1     | srqMaxWr must be in 1..2147483647 (at most the device's max_srq_wr), got -1",

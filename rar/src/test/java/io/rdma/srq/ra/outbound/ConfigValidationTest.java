@@ -40,7 +40,7 @@ class ConfigValidationTest {
 
     @ParameterizedTest(name = "{0} = ''{1}'' → names {0} and ''{2}''")
     @CsvSource(delimiter = '|', value = {
-            "provider    | opa  | one of auto, ibverbs, soft",
+            "provider    | opa  | one of auto, ibverbs, soft, fabric",
             "softProfile | cx7  | one of rxe, mlx5, efa",
             "port        | abc  | must be an integer in 1..255",
             "port        | -1   | in 1..255",

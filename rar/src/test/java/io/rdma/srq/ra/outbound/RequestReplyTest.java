@@ -12,6 +12,7 @@ import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.support.SpinBudget;
+import io.rdma.srq.ra.testing.ConcurrentCallers;
 import io.rdma.srq.ra.testing.SoftAdapterTest;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
 import org.junit.jupiter.api.Test;
@@ -92,37 +93,15 @@ class RequestReplyTest extends SoftAdapterTest {
         SrqActivation a = activate();
         int threads = 8;
         long perThread = CALLS / threads;
-        AtomicLong wrong = new AtomicLong();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         try (SrqConnection c = factory.getConnection()) {
             List<SrqPeer> peers = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
                 peers.add(c.connect(at(a, i + 1), T));
             }
-            List<Thread> callers = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int caller = t;
-                callers.add(Thread.ofPlatform().start(() -> {
-                    try {
-                        for (int i = 0; i < perThread; i++) {
-                            SrqPeer p = peers.get((caller + i) % threads); // every caller on every peer
-                            ByteBuffer req = request(caller, i);
-                            SrqMessage r = p.call(req, T);
-                            if (r.length() != 6 || r.payload().getShort(0) != caller || r.payload().getInt(2) != i) {
-                                wrong.incrementAndGet();
-                            }
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }));
-            }
-            for (Thread t : callers) {
-                t.join();
-            }
+            ConcurrentCallers run = ConcurrentCallers.run(peers, threads, perThread, T);
             SrqManagedConnection mc = onlyPooled(cm.all);
-            assertEquals(null, failure.get());
-            assertEquals(0, wrong.get(), "every caller got exactly its own reply");
+            assertEquals(null, run.failure());
+            assertEquals(0, run.wrong(), "every caller got exactly its own reply");
             assertEquals(threads, mc.peerCount());
             assertEquals(0, mc.lateReplies());
             // a delivery is counted after its listener returned, a moment after the caller had the reply
