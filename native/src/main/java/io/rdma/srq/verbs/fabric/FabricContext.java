@@ -55,6 +55,8 @@ final class FabricContext extends ResourceBase implements Context {
             "cm-only-connect: a MSG endpoint connects through fi_connect/fi_accept only (fi_cm(3)); manual RC"
                     + " connection (ibv_modify_qp INIT/RTR/RTS) is EOPNOTSUPP",
             "one-sge: fi_recv and fi_send take one buffer; max_sge and max_srq_sge are 1",
+            "truncation-at-receiver: a SEND longer than the receive completes the receive with IBV_WC_LOC_LEN_ERR;"
+                    + " the sender's completion is an error on libfabric 1.17, a success on 2.1",
             "polled-channel: completion events are found by reading the CQs (FI_WAIT_NONE, manual progress),"
                     + " pausing up to 1 ms between reads");
 
