@@ -47,7 +47,8 @@ import java.util.Locale;
  * {@code bench.provider} (ibverbs), {@code bench.pollMode} (adaptive), {@code bench.maxConcurrency}
  * (1: the poller delivers on its own thread), {@code bench.preCalls} (100),
  * {@code bench.jitQuietSeconds} (5), {@code bench.warmupMaxSeconds} (300),
- * {@code bench.callTimeoutMs} (10000); the adapter's own ({@code srq.spinners},
+ * {@code bench.callTimeoutMs} (10000), {@code bench.remote} (a port: call an {@link EchoResponder}
+ * on ADDRESS:port in another process instead of an activation in this JVM); the adapter's own ({@code srq.spinners},
  * {@code srq.call.spinNanos}) apply.
  */
 public final class CallRoundTrip {
@@ -82,8 +83,13 @@ public final class CallRoundTrip {
         long warmupNanos = (long) (Double.parseDouble(args[2]) * 1e9);
         int[] warmupSizes = Arrays.stream(args[3].split(",")).mapToInt(CallRoundTrip::size).toArray();
         long t0 = System.nanoTime();
-        try (EchoCallPair pair = EchoCallPair.open(System.getProperty("bench.provider", "ibverbs"), args[0], args[1],
-                System.getProperty("bench.pollMode", "adaptive"), System.getProperty("bench.maxConcurrency", "1"));
+        String remote = System.getProperty("bench.remote", "");
+        String provider = System.getProperty("bench.provider", "ibverbs");
+        try (EchoCallPair pair = remote.isEmpty()
+                ? EchoCallPair.open(provider, args[0], args[1], System.getProperty("bench.pollMode", "adaptive"),
+                System.getProperty("bench.maxConcurrency", "1"))
+                : EchoCallPair.connectTo(provider, args[0], new java.net.InetSocketAddress(args[1],
+                Integer.parseInt(remote)));
              BufferedReader runs = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
             line("CONNECTED seconds=%.1f", (System.nanoTime() - t0) / 1e9);
             CallRoundTrip bench = new CallRoundTrip(pair.peer());

@@ -12,6 +12,7 @@ import io.rdma.srq.ra.testing.TestConnectionManager;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
 import io.rdma.srq.ra.testing.TestWorkManager;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /**
@@ -55,9 +56,63 @@ public final class EchoCallPair implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the adapter and only the echoing activation, on {@code listenAddress}:{@code port}: the
+     * responder of a cross-process round trip ({@link EchoResponder}; the caller is
+     * {@link #connectTo}).
+     *
+     * @param provider       verbs provider
+     * @param device         device name ("" = the provider's first)
+     * @param listenAddress  the listen address
+     * @param port           the listen port
+     * @param pollMode       the activation's pollMode
+     * @param maxConcurrency the activation's maxConcurrency
+     * @return the responder; close it
+     * @throws Exception activation failure
+     */
+    public static EchoCallPair responder(String provider, String device, String listenAddress, int port,
+                                         String pollMode, String maxConcurrency) throws Exception {
+        EchoCallPair pair = new EchoCallPair();
+        try {
+            pair.ra.start(pair.bootstrap);
+            pair.activate(provider, device, listenAddress, port, pollMode, maxConcurrency);
+            return pair;
+        } catch (Exception | Error e) {
+            pair.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A pooled connection's peer connected to an echoing activation elsewhere (another process).
+     *
+     * @param provider verbs provider
+     * @param device   device name ("" = the provider's first)
+     * @param remote   the activation's address
+     * @return the caller side; close it
+     * @throws Exception connection failure
+     */
+    public static EchoCallPair connectTo(String provider, String device, InetSocketAddress remote) throws Exception {
+        EchoCallPair pair = new EchoCallPair();
+        try {
+            pair.ra.start(pair.bootstrap);
+            pair.connect(provider, device, remote);
+            return pair;
+        } catch (Exception | Error e) {
+            pair.close();
+            throw e;
+        }
+    }
+
     private void start(String provider, String device, String listenAddress, String pollMode,
                        String maxConcurrency) throws Exception {
         ra.start(bootstrap);
+        SrqActivation a = activate(provider, device, listenAddress, 0, pollMode, maxConcurrency);
+        connect(provider, device, a.listenAddress());
+    }
+
+    private SrqActivation activate(String provider, String device, String listenAddress, int port, String pollMode,
+                                   String maxConcurrency) throws Exception {
         TestEndpointFactory endpoints = new TestEndpointFactory();
         endpoints.recordPayloads(false);
         endpoints.behaviour(TestEndpointFactory::echo);
@@ -65,19 +120,22 @@ public final class EchoCallPair implements AutoCloseable {
         spec.setProvider(provider);
         spec.setDevice(device);
         spec.setListenAddress(listenAddress);
-        spec.setListenPort("0");
+        spec.setListenPort(String.valueOf(port));
         spec.setPollMode(pollMode);
         spec.setMaxConcurrency(maxConcurrency);
         spec.setResourceAdapter(ra);
         ra.endpointActivation(endpoints, spec);
-        SrqActivation a = ra.activations().getFirst();
+        return ra.activations().getFirst();
+    }
+
+    private void connect(String provider, String device, InetSocketAddress remote) throws Exception {
         SrqManagedConnectionFactory mcf = new SrqManagedConnectionFactory();
         mcf.setProvider(provider);
         mcf.setDevice(device);
         mcf.setResourceAdapter(ra);
         SrqConnectionFactory factory = (SrqConnectionFactory) mcf.createConnectionFactory(cm);
         connection = factory.getConnection();
-        peer = connection.connect(a.listenAddress(), CONNECT_TIMEOUT);
+        peer = connection.connect(remote, CONNECT_TIMEOUT);
     }
 
     /** @return the pooled connection's peer connected to the echoing activation */

@@ -8,6 +8,13 @@ import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.testing.ConcurrentCallers;
 import io.rdma.srq.ra.testing.SoftAdapterTest;
 import io.rdma.srq.ra.testing.TestEndpointFactory;
+import io.rdma.srq.ra.support.admission.RejectReason;
+import io.rdma.srq.verbs.CompletionQueue;
+import io.rdma.srq.verbs.ConnectRejectedException;
+import io.rdma.srq.verbs.Context;
+import io.rdma.srq.verbs.ProtectionDomain;
+import io.rdma.srq.verbs.QpInitAttributes;
+import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.fabric.FabricProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +35,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The adapter on the fabric provider (libfabric's tcp over loopback), container-less: an
  * activation whose MDB-like listener replies, and pooled connections that call it — the path two
  * servers take — with every call answered by its own reply, a peer's disconnect releasing its
- * connection at the activation, and a call to a port nobody listens on failing as on rdma_cm.
+ * connection at the activation, a call to a port nobody listens on failing as on rdma_cm, and a
+ * foreign peer with garbage private data refused with its reason and counted, as on rdma_cm.
  */
 class LibfabricRequestReplyTest extends SoftAdapterTest {
     private static final Duration T = Duration.ofSeconds(10);
@@ -44,6 +52,10 @@ class LibfabricRequestReplyTest extends SoftAdapterTest {
     }
 
     private SrqActivation activate() throws Exception {
+        return activate(null);
+    }
+
+    private SrqActivation activate(String authKey) throws Exception {
         endpoints.recordPayloads(false);
         endpoints.behaviour(TestEndpointFactory::echo);
         SrqActivationSpec spec = new SrqActivationSpec();
@@ -55,6 +67,9 @@ class LibfabricRequestReplyTest extends SoftAdapterTest {
         spec.setSrqMaxWr("256");
         spec.setSrqLimit("0");
         spec.setMaxConcurrency("2");
+        if (authKey != null) {
+            spec.setAuthKey(authKey);
+        }
         spec.setResourceAdapter(ra);
         ra.endpointActivation(endpoints, spec);
         return ra.activations().getFirst();
@@ -108,6 +123,27 @@ class LibfabricRequestReplyTest extends SoftAdapterTest {
             assertTrue(e.getMessage().contains(nobody.toString()) || e.getMessage().contains(String.valueOf(nobody.getPort())),
                     e.getMessage());
         }
+    }
+
+    @Test
+    void aForeignPeerWithGarbagePrivateDataIsRefusedAndCounted() throws Exception {
+        ra.setAuthKeys("k1=" + java.util.Base64.getEncoder().encodeToString(new byte[32]));
+        SrqActivation a = activate("k1");
+        byte[] garbage = new byte[40];
+        new java.util.Random(7).nextBytes(garbage);
+        try (Context ctx = new FabricProvider().open("tcp")) { // a peer that is not this adapter: the verbs SPI alone
+            ProtectionDomain pd = ctx.allocPd();
+            CompletionQueue cq = ctx.createCq(16, null);
+            QueuePair qp = pd.createQp(QpInitAttributes.builder(QpInitAttributes.QpType.RC).cq(cq).maxSendWr(4)
+                    .maxRecvWr(1).maxRecvSge(1).build());
+            ConnectRejectedException e = assertThrows(ConnectRejectedException.class,
+                    () -> ctx.connect(qp, at(a), T, garbage));
+            RejectReason reason = RejectReason.fromPrivateData(e.privateData()).orElseThrow();
+            waitUntil(() -> a.statistics().rejected() == 1);
+            assertEquals(1L, a.statistics().rejectedByReason().get(reason.name()), a.statistics().rejectedByReason()
+                    + " for " + reason);
+        }
+        assertEquals(0, a.statistics().connections(), "nothing of the refused request stays");
     }
 
     private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
