@@ -23,6 +23,9 @@ usage: deployment/run-demo.sh [options]
                         (cold, then warm unless --warm 0; default 10000; 0 skips the phase;
                         the answer must come within 120 s)
       --call-threads T  callers of the request/reply phase, 1..8 (default 1)
+      --two-servers     also start a second server (port offset 100, srq-demo-peer.war: an MDB on
+                        libfabric's tcp, 127.0.0.1:7473) and run the request/reply phase across
+                        the two servers too (java:/eis/SrqFabric, fabric.cli; needs libfabric1)
       --keep-running    leave the server running afterwards (stop it with
                         deployment/target/wildfly/bin/jboss-cli.sh -c :shutdown)
       --skip-build      do not run Maven (use what the last build left in deployment/target)
@@ -31,7 +34,8 @@ usage: deployment/run-demo.sh [options]
 
 Environment: JAVA_HOME (a JDK 25; required unless java on the PATH is 25 or newer), JAVA_OPTS
 (replaces the server JVM options; --enable-native-access=ALL-UNNAMED is always added).
-Ports: WildFly's defaults, 8080 (HTTP) and 9990 (management); both must be free.
+Ports: WildFly's defaults, 8080 (HTTP) and 9990 (management); both must be free (with
+--two-servers also 8180 and 10090, and 127.0.0.1:7473 for the second server's MDB).
 EOF
 }
 
@@ -42,6 +46,7 @@ WARM=""
 CALLS=10000
 CALL_THREADS=1
 KEEP=false
+TWO=false
 BUILD=true
 RUN_TIMEOUT=300
 # every other wait is bounded too
@@ -71,6 +76,7 @@ while [ $# -gt 0 ]; do
         --call-threads=*) CALL_THREADS="${1#*=}"; shift ;;
         --timeout=*) RUN_TIMEOUT="${1#*=}"; shift ;;
         --keep-running) KEEP=true; shift ;;
+        --two-servers) TWO=true; shift ;;
         --skip-build) BUILD=false; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "run-demo: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -112,6 +118,8 @@ LOG="$BASE/log/server.log"
 CONSOLE="$TARGET/demo-server-console.log"
 CLI="$WILDFLY/bin/jboss-cli.sh"
 HTTP_BASE="http://127.0.0.1:8080/srq-demo/api"
+BASE_B="$TARGET/demo-server-b"       # --two-servers: the second server's base dir (port offset 100)
+LOG_B="$BASE_B/log/server.log"
 
 now_ms() { date +%s%3N; }
 T0=$(now_ms)
@@ -205,8 +213,21 @@ stop_server() {
         kill -KILL "$SERVER_SH_PID" 2>/dev/null || true
     fi
 }
+SERVER_B_PID=""
+stop_server_b() { # the second server (--two-servers): :shutdown on 10090, else SIGTERM, then SIGKILL
+    [ -n "$SERVER_B_PID" ] && kill -0 "$SERVER_B_PID" 2>/dev/null || return 0
+    say "stopping the second server"
+    JAVA_OPTS="--sun-misc-unsafe-memory-access=allow" timeout 30 "$CLI" -c --controller=127.0.0.1:10090 \
+        --timeout=10000 --command=:shutdown >/dev/null 2>&1 || kill -TERM "$(cat "$BASE_B/wildfly.pid" 2>/dev/null)" 2>/dev/null || true
+    local deadline=$(( $(date +%s) + STOP_TIMEOUT ))
+    while kill -0 "$SERVER_B_PID" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.3; done
+    if kill -0 "$SERVER_B_PID" 2>/dev/null; then
+        kill -KILL "$(cat "$BASE_B/wildfly.pid" 2>/dev/null)" "$SERVER_B_PID" 2>/dev/null || true
+    fi
+}
 on_exit() {
     local rc=$?
+    if ! $KEEP; then stop_server_b; fi
     if $STARTED_SERVER && ! $KEEP; then
         stop_server
     elif $STARTED_SERVER && server_alive; then
@@ -248,6 +269,7 @@ rm -rf "$BASE/.provisioned"
     echo
     cat "$DEP/src/main/cli/demo.cli"
     echo
+    if $TWO; then cat "$DEP/src/main/cli/fabric.cli"; echo; fi
     echo "stop-embedded-server"
 } > "$TARGET/demo-configure-offline.cli"
 JBOSS_HOME="$WILDFLY" JAVA_OPTS="-Djboss.server.base.dir=$BASE --sun-misc-unsafe-memory-access=allow" \
@@ -258,6 +280,11 @@ JBOSS_HOME="$WILDFLY" JAVA_OPTS="-Djboss.server.base.dir=$BASE --sun-misc-unsafe
 # the embedded server logged to the same log/server.log: keep that apart from the real server's log
 mkdir -p "$BASE/log"
 if [ -f "$LOG" ]; then mv "$LOG" "$BASE/log/configure-embedded.log"; fi
+if $TWO; then
+    [ -e "$TARGET/srq-demo-peer.war" ] || fail "$TARGET/srq-demo-peer.war is missing: build first (drop --skip-build)"
+    rm -rf "$BASE_B"
+    cp -a "$BASE" "$BASE_B"   # the same configuration (with fabric.cli's java:/eis/SrqFabric)
+fi
 say "configured in $(secs $(( $(now_ms) - C0 )))"
 
 # ---------------------------------------------------------------- 3. start
@@ -271,6 +298,14 @@ JBOSS_HOME="$WILDFLY" JBOSS_BASE_DIR="$BASE" JBOSS_PIDFILE="$BASE/wildfly.pid" L
     nohup "$WILDFLY/bin/standalone.sh" -Djboss.server.base.dir="$BASE" > "$CONSOLE" 2>&1 < /dev/null &
 SERVER_SH_PID=$!
 STARTED_SERVER=true
+if $TWO; then
+    say "starting the second server (base dir $BASE_B, port offset 100)"
+    JBOSS_HOME="$WILDFLY" JBOSS_BASE_DIR="$BASE_B" JBOSS_PIDFILE="$BASE_B/wildfly.pid" LAUNCH_JBOSS_IN_BACKGROUND=1 \
+        JAVA_OPTS="$SERVER_JAVA_OPTS" \
+        nohup "$WILDFLY/bin/standalone.sh" -Djboss.server.base.dir="$BASE_B" -Djboss.socket.binding.port-offset=100 \
+        -Djboss.node.name=demo-b > "$TARGET/demo-server-b-console.log" 2>&1 < /dev/null &
+    SERVER_B_PID=$!
+fi
 
 deadline=$(( $(date +%s) + BOOT_TIMEOUT ))
 while ! grep -qE 'WFLYSRV0025|WFLYSRV0026' "$LOG" 2>/dev/null; do
@@ -301,6 +336,21 @@ while :; do
 done
 say "deployed in $(secs $(( $(now_ms) - D0 ))); GET /srq-demo/api/device:"
 printf '    %s\n' "$HTTP_BODY"
+
+if $TWO; then
+    deadline=$(( $(date +%s) + BOOT_TIMEOUT ))
+    while ! grep -qE 'WFLYSRV0025|WFLYSRV0026' "$LOG_B" 2>/dev/null; do
+        kill -0 "$SERVER_B_PID" 2>/dev/null || fail "the second server exited during boot (log: $LOG_B)"
+        [ "$(date +%s)" -lt "$deadline" ] || fail "the second server did not boot within ${BOOT_TIMEOUT} s (log: $LOG_B)"
+        sleep 0.2
+    done
+    grep -q 'WFLYSRV0026' "$LOG_B" && fail "the second server started with errors (log: $LOG_B)"
+    say "second server up; deploying srq-demo-peer.war there (FabricResponder on libfabric tcp, 127.0.0.1:7473)"
+    JAVA_OPTS="--sun-misc-unsafe-memory-access=allow" timeout "$DEPLOY_TIMEOUT" "$CLI" -c --controller=127.0.0.1:10090 \
+        --timeout=10000 --command="deploy $TARGET/srq-demo-peer.war" > "$TARGET/demo-deploy-b.log" 2>&1 \
+        || { cat "$TARGET/demo-deploy-b.log" >&2; fail "deploying srq-demo-peer.war on the second server failed (log: $LOG_B)"; }
+    grep -h 'SRQRA0303' "$LOG_B" | tail -n 1 | sed 's/^.*SRQRA0303: /    /'
+fi
 
 # ---------------------------------------------------------------- 5. load
 
@@ -374,6 +424,14 @@ if [ "$CALLS" -gt 0 ]; then
     run_calls cold; CALLS_COLD="$HTTP_BODY"
     if [ "$WARM" -gt 0 ]; then run_calls warm; CALLS_WARM="$HTTP_BODY"; fi
 fi
+# --two-servers: the same calls to the second server's FabricResponder, over libfabric's tcp
+CALLS_PEER=""
+if $TWO && [ "$CALLS" -gt 0 ]; then
+    say "request/reply across two servers: $CALLS calls of $SIZE bytes (POST /srq-demo/api/calls?to=peer: java:/eis/SrqFabric, libfabric tcp)"
+    http POST "$HTTP_BASE/calls?calls=$CALLS&threads=$CALL_THREADS&size=$SIZE&to=peer" text/plain 120
+    [ "$HTTP_STATUS" = 200 ] || fail "the two-server phase answered $HTTP_STATUS: $HTTP_BODY"
+    CALLS_PEER="$HTTP_BODY"
+fi
 # calls_line BODY: one line of a request/reply phase's figures
 calls_line() {
     [ -n "$1" ] || { echo skipped; return; }
@@ -399,6 +457,7 @@ printf '  %-26s %s\n' \
     "  throughput" "$( [ "$WARM" -gt 0 ] && echo "$warm_TP" || echo "-")" \
     "request/reply, cold" "$(calls_line "$CALLS_COLD") (EJB->MDB->EJB; each call an EJB invocation that takes a pooled connection)" \
     "request/reply, warm" "$(calls_line "$CALLS_WARM")" \
+    "two servers (fabric)" "$($TWO && calls_line "$CALLS_PEER" || echo "not run (--two-servers: the same calls to a second server over libfabric's tcp)")" \
     "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill), outstanding $(field adapter.outstanding); connections closed after their last completions were polled $(field adapter.closedConnections), leaving now $(field adapter.leavingConnections)" \
     "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?} (one per batch of up to 32 messages), LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
     "boot time" "$(secs "$BOOT_MS") (standalone.sh to WFLYSRV0025)" \

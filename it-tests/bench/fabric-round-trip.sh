@@ -7,7 +7,8 @@
 #   JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 it-tests/bench/fabric-round-trip.sh [--skip-build]
 #
 # Environment: SIZES (64 4096), CALLS (20000 per size), PINGPONG_ITERS (20000), WARMUP (20 s),
-# PORT (7650). Output: fi_pingpong's lines and the CALL lines, then one summary line per size:
+# PORT (7650), RESPONDER_OPTS and CALLER_OPTS (extra JVM options of each, e.g.
+# -Dbench.pollMode=busy, -Dsrq.call.spinNanos=...). Output: fi_pingpong's lines and the CALL lines, then one summary line per size:
 # fi_pingpong's round trip (2 × its µs per transfer) and the adapter's p50/p99 round trip, µs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,7 +23,8 @@ command -v fi_pingpong > /dev/null || { echo "fi_pingpong missing: apt-get insta
 if [ "${1:-}" != "--skip-build" ]; then
     mvn -B -q install -DskipTests -Dmaven.javadoc.skip=true -pl api,native,rar -am
 fi
-mvn -B -q -o -pl rar test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath \
+mvn -B -q -o -pl rar test-compile org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
+    -Dmdep.outputFile=target/bench.classpath \
     -Dmdep.includeScope=test -Dmaven.javadoc.skip=true
 CP="rar/target/test-classes:rar/target/classes:$(cat rar/target/bench.classpath)"
 JOPTS="--enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m"
@@ -40,12 +42,12 @@ for size in $SIZES; do
 done
 rm -f /tmp/fi_pingpong.server.$$
 
-coproc RESPONDER { exec "$JAVA_HOME/bin/java" $JOPTS -cp "$CP" io.rdma.srq.ra.bench.EchoResponder fabric tcp 127.0.0.1 "$PORT" 2>/tmp/echo-responder.$$.log; }
+coproc RESPONDER { exec "$JAVA_HOME/bin/java" $JOPTS ${RESPONDER_OPTS:-} -cp "$CP" io.rdma.srq.ra.bench.EchoResponder fabric tcp 127.0.0.1 "$PORT" 2>/tmp/echo-responder.$$.log; }
 read -r -t 60 ready <&"${RESPONDER[0]}" || { echo "the responder did not start: $(tail -5 /tmp/echo-responder.$$.log)" >&2; exit 1; }
 echo "$ready"
 runs=""
 for size in $SIZES; do runs+="$size $CALLS"$'\n'; done
-out=$(printf '%s' "$runs" | "$JAVA_HOME/bin/java" $JOPTS -Dbench.provider=fabric -Dbench.remote="$PORT" \
+out=$(printf '%s' "$runs" | "$JAVA_HOME/bin/java" $JOPTS ${CALLER_OPTS:-} -Dbench.provider=fabric -Dbench.remote="$PORT" \
     -Dbench.warmupMaxSeconds=$((WARMUP * 3)) -cp "$CP" io.rdma.srq.ra.bench.CallRoundTrip tcp 127.0.0.1 "$WARMUP" \
     "$(echo $SIZES | tr ' ' ,)" 2>/tmp/call-round-trip.$$.log)
 eval "exec ${RESPONDER[1]}>&-"

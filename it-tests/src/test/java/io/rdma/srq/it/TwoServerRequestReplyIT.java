@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Two WildFly servers on one machine (the second with port offset 100: arquillian-two-servers.xml)
  * talking over libfabric's tcp on loopback: a servlet on the first calls, through the connection
- * definition {@code java:/eis/SrqFabric} (provider fabric: two-servers.cli), an MDB that listens on
+ * definition {@code java:/eis/SrqFabric} (provider fabric: deployment's fabric.cli), an MDB that listens on
  * the second (provider fabric); every call is answered by its own reply.
  */
 @ExtendWith(ArquillianExtension.class)

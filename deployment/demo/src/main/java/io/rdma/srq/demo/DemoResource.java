@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  *   <li>GET /api/device: the device, port and SRQ attributes ({@link DeviceInfo});</li>
  *   <li>POST /api/load?messages=100000&amp;connections=8&amp;size=64: starts a run (202), 409 while one
  *       is sending, 400 for a bad value;</li>
- *   <li>POST /api/calls?calls=20000&amp;threads=1&amp;size=64: the request/reply phase: {@code threads}
+ *   <li>POST /api/calls?calls=20000&amp;threads=1&amp;size=64[&amp;to=peer]: the request/reply phase (to=peer:
+ *       to the other server's responder over libfabric, run-demo.sh --two-servers): {@code threads}
  *       callers ({@link CallLoop}) each make calls/threads EJB → MDB → EJB round trips
  *       ({@link RoundTrip}); answers {@code key=value} lines: calls, threads, size, elapsedMs,
  *       callsPerSecond, p50Us, p99Us, p999Us, maxUs (HdrHistogram);</li>
@@ -56,7 +57,8 @@ public class DemoResource {
     @Produces(MediaType.TEXT_PLAIN)
     public Response calls(@QueryParam("calls") @DefaultValue("20000") int calls,
                           @QueryParam("threads") @DefaultValue("1") int threads,
-                          @QueryParam("size") @DefaultValue("64") int size) {
+                          @QueryParam("size") @DefaultValue("64") int size,
+                          @QueryParam("to") @DefaultValue("local") String to) {
         if (calls < 1 || threads < 1 || threads > 8 || size < 1 || size > DemoReceiver.BUFFER_SIZE) {
             return Response.status(Response.Status.BAD_REQUEST).entity("error=calls >= 1, threads 1..8, size 1.."
                     + DemoReceiver.BUFFER_SIZE + "\n").build();
@@ -65,7 +67,7 @@ public class DemoResource {
             long start = System.nanoTime();
             List<java.util.concurrent.Future<org.HdrHistogram.Histogram>> loops = new java.util.ArrayList<>();
             for (int t = 0; t < threads; t++) {
-                loops.add(callLoop.run(calls / threads, size));
+                loops.add(callLoop.run(calls / threads, size, "peer".equals(to)));
             }
             org.HdrHistogram.Histogram all = new org.HdrHistogram.Histogram(3);
             for (java.util.concurrent.Future<org.HdrHistogram.Histogram> f : loops) {
@@ -74,6 +76,7 @@ public class DemoResource {
             long elapsedNs = System.nanoTime() - start;
             StringBuilder b = new StringBuilder();
             b.append("calls=").append(all.getTotalCount()).append('\n')
+                    .append("to=").append("peer".equals(to) ? "peer" : "local").append('\n')
                     .append("threads=").append(threads).append('\n')
                     .append("size=").append(size).append('\n')
                     .append("elapsedMs=").append(elapsedNs / 1_000_000).append('\n')

@@ -36,4 +36,32 @@ public class RoundTrip {
             return c.connect(RESPONDER, TIMEOUT).call(ByteBuffer.wrap(request), TIMEOUT).copyPayload();
         }
     }
+
+    /**
+     * The same round trip to the other server's responder ({@code run-demo.sh --two-servers}):
+     * through the connection definition {@value #FABRIC_DEFINITION} (provider fabric, which
+     * {@code fabric.cli} adds), to {@code FabricResponder} on 127.0.0.1:7473.
+     *
+     * @param request the request bytes
+     * @return the other server's reply (the same bytes)
+     * @throws Exception from the adapter, or a NamingException when the definition is not configured
+     */
+    public byte[] callPeer(byte[] request) throws Exception {
+        SrqConnectionFactory fabric = fabricFactory;
+        if (fabric == null) {
+            fabric = javax.naming.InitialContext.doLookup(FABRIC_DEFINITION);
+            fabricFactory = fabric;
+        }
+        try (SrqConnection c = fabric.getConnection()) {
+            return c.connect(PEER, TIMEOUT).call(ByteBuffer.wrap(request), TIMEOUT).copyPayload();
+        }
+    }
+
+    /** Looked up at the first {@link #callPeer}: the single-server demo has no such definition. */
+    private volatile SrqConnectionFactory fabricFactory;
+
+    /** The JNDI name of the connection definition on libfabric's tcp (deployment/src/main/cli/fabric.cli). */
+    public static final String FABRIC_DEFINITION = "java:/eis/SrqFabric";
+    private static final InetSocketAddress PEER = new InetSocketAddress(
+            io.rdma.srq.demo.peer.FabricResponder.LISTEN_ADDRESS, io.rdma.srq.demo.peer.FabricResponder.LISTEN_PORT);
 }

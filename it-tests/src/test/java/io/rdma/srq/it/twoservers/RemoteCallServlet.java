@@ -19,7 +19,7 @@ import java.time.Duration;
 /**
  * On the first server: GET /call?n=N makes N calls to {@link FabricReplyMdb} on the other server
  * through the connection definition {@code java:/eis/SrqFabric} (provider fabric, device tcp:
- * it-tests' two-servers.cli)
+ * deployment/src/main/cli/fabric.cli)
  * and answers {@code calls=N ok=… wrong=… failed=… first=…}: every call counted, each reply checked
  * to be its own.
  */

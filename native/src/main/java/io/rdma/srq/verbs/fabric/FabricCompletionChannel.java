@@ -11,14 +11,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * ibv_get_cq_event(3) over libfabric CQs: a wait reads the armed CQs' members, pausing 10 µs
- * growing to 1 ms between rounds, and returns the first CQ that holds a completion, disarmed. The
+ * ibv_get_cq_event(3) over libfabric CQs: a wait reads the armed CQs' members, pausing 1 µs
+ * growing to {@link #MAX_PAUSE_NANOS} (50 µs) between rounds, and returns the first CQ that holds a
+ * completion, disarmed. The
  * CQs are FI_WAIT_NONE (the tcp provider progresses only when read, FI_PROGRESS_MANUAL), so this
  * is the provider's event channel; a waiter that wants less latency spins on poll first, as the
  * adapter's pollers do.
  */
 final class FabricCompletionChannel extends ResourceBase implements CompletionChannel {
-    private static final long MAX_PAUSE_NANOS = 1_000_000;
+    /**
+     * The longest pause between two reads of the armed CQs, µs (system property
+     * {@code io.rdma.srq.fabric.channelPauseMicros}, 1..1000, default 50): an event comes at most
+     * this late; a waiting poller reads its CQs about 20,000 times a second at the default.
+     */
+    static final long MAX_PAUSE_NANOS = 1_000 * Math.clamp(Long.getLong("io.rdma.srq.fabric.channelPauseMicros", 50),
+            1, 1_000);
 
     private final CopyOnWriteArrayList<FabricCompletionQueue> cqs = new CopyOnWriteArrayList<>();
 
@@ -38,7 +45,7 @@ final class FabricCompletionChannel extends ResourceBase implements CompletionCh
     public Optional<CompletionQueue> getCqEvent(Duration timeout) {
         ensureOpen();
         long deadline = System.nanoTime() + EventQueue.toNanos(timeout);
-        long pause = 10_000;
+        long pause = 1_000;
         while (!isClosed()) {
             for (FabricCompletionQueue cq : cqs) {
                 if (cq.takeArmed()) {

@@ -63,6 +63,10 @@ final class FabricCompletionQueue extends ResourceBase implements CompletionQueu
     private volatile Member[] members = new Member[0];
     private int next;
     private volatile boolean armed;
+    /** nanoTime of the last {@link #poll} or channel read: the progress thread leaves a CQ that is read alone. */
+    private volatile long lastRead = System.nanoTime();
+    /** How recently a CQ must have been read for the progress thread to leave it alone, ns. */
+    private static final long READ_RECENTLY_NANOS = 1_000_000;
 
     FabricCompletionQueue(FabricContext context, int cqe, FabricCompletionChannel channel) {
         super(context, "CQ on " + context.deviceName(), "ibv_destroy_cq",
@@ -157,6 +161,7 @@ final class FabricCompletionQueue extends ResourceBase implements CompletionQueu
         if (max < 1 || max > entries) {
             throw new IllegalArgumentException("maxEntries must be in 1.." + entries + ", got " + max);
         }
+        lastRead = System.nanoTime();
         lock.lock();
         try {
             if (ring.count() < max) {
@@ -189,6 +194,7 @@ final class FabricCompletionQueue extends ResourceBase implements CompletionQueu
 
     /** Under the lock: the ring holds completions after reading the members once. */
     boolean ready() {
+        lastRead = System.nanoTime();
         lock.lock();
         try {
             return !isClosed() && (ring.count() > 0 || progress(BATCH));
@@ -198,12 +204,13 @@ final class FabricCompletionQueue extends ResourceBase implements CompletionQueu
     }
 
     /**
-     * Reads the members into the ring unless a poller holds the CQ (the context's progress thread).
+     * Reads the members into the ring unless a poller holds the CQ or read it in the last
+     * millisecond (the context's progress thread: it stays out of a poller's way).
      *
      * @return whether something was read
      */
     boolean tryProgress() {
-        if (isClosed() || !lock.tryLock()) {
+        if (isClosed() || System.nanoTime() - lastRead < READ_RECENTLY_NANOS || !lock.tryLock()) {
             return false;
         }
         try {

@@ -6,12 +6,13 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The progress a device makes by itself, for libfabric providers that progress only when their
  * CQs are read (FI_PROGRESS_MANUAL, tcp): one daemon thread per context reads every CQ that no
- * poller holds at the moment into its ring, pausing 20 µs growing to 1 ms while nothing comes. So
+ * poller holds or read in the last millisecond into its ring, pausing 200 µs growing to 1 ms while
+ * nothing comes (so it stays out of the way of pollers, which progress their CQs themselves). So
  * a peer's send completes (FI_DELIVERY_COMPLETE needs the receiver to read it) and a peer's
  * shutdown is seen even while the application polls nothing, as with a verbs device.
  */
 final class FabricProgress implements Runnable {
-    private static final long MIN_PAUSE_NANOS = 20_000;
+    private static final long MIN_PAUSE_NANOS = 200_000;
     private static final long MAX_PAUSE_NANOS = 1_000_000;
 
     private final String name;

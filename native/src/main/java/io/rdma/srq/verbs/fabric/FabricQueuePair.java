@@ -44,6 +44,14 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class FabricQueuePair extends ResourceBase implements QueuePair {
     private static final long EAGAIN_WAIT_NANOS = 1_000_000_000L;
+    /**
+     * Sends complete when the peer has the message (FI_DELIVERY_COMPLETE, as an RC send on its ACK):
+     * the default. {@code -Dio.rdma.srq.fabric.deliveryComplete=false} makes them complete when
+     * libfabric has handed them to the socket (its default, FI_TRANSMIT_COMPLETE): one transfer less
+     * per message, but a send counted complete can still be lost with its connection.
+     */
+    static final boolean DELIVERY_COMPLETE = Boolean.parseBoolean(
+            System.getProperty("io.rdma.srq.fabric.deliveryComplete", "true"));
 
     private final FabricContext context;
     private final FabricProtectionDomain pd;
@@ -155,7 +163,9 @@ final class FabricQueuePair extends ResourceBase implements QueuePair {
             fi_ep_attr.rx_ctx_cnt(fi_info.ep_attr(i).reinterpret(fi_ep_attr.sizeof()), Fabric.FI_SHARED_CONTEXT());
         }
         MemorySegment tx = fi_info.tx_attr(i).reinterpret(fi_tx_attr.sizeof());
-        fi_tx_attr.op_flags(tx, fi_tx_attr.op_flags(tx) | Fabric.FI_DELIVERY_COMPLETE());
+        if (DELIVERY_COMPLETE) {
+            fi_tx_attr.op_flags(tx, fi_tx_attr.op_flags(tx) | Fabric.FI_DELIVERY_COMPLETE());
+        }
         MemorySegment out = scope().allocate(ValueLayout.ADDRESS);
         FabricOps.check("fi_endpoint", FabricOps.endpoint(context.domain(), i, out, MemorySegment.NULL));
         long raw = out.get(ValueLayout.ADDRESS, 0).address();
