@@ -6,11 +6,9 @@ import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.CompletionChannel;
 import io.rdma.srq.verbs.CompletionQueue;
 import io.rdma.srq.verbs.WorkCompletionArray;
-import io.rdma.srq.verbs.ffi.ibverbs.ibv_wc;
 import io.rdma.srq.verbs.spi.ResourceBase;
+import io.rdma.srq.verbs.spi.WcRing;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * {@link CompletionQueue} of a soft device: a ring of real {@code struct ibv_wc} entries in native
@@ -35,20 +33,6 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
     /** IBV_WC_WITH_IMM */
     static final int FLAG_WITH_IMM = WorkCompletionArray.WITH_IMM;
 
-    private static final long SIZE = ibv_wc.sizeof();
-    private static final long WR_ID = ibv_wc.wr_id$offset();
-    private static final long STATUS = ibv_wc.status$offset();
-    private static final long OPCODE = ibv_wc.opcode$offset();
-    private static final long VENDOR_ERR = ibv_wc.vendor_err$offset();
-    private static final long BYTE_LEN = ibv_wc.byte_len$offset();
-    private static final long IMM_DATA = ibv_wc.imm_data$offset();
-    private static final long QP_NUM = ibv_wc.qp_num$offset();
-    private static final long SRC_QP = ibv_wc.src_qp$offset();
-    private static final long WC_FLAGS = ibv_wc.wc_flags$offset();
-    private static final long PKEY_INDEX = ibv_wc.pkey_index$offset();
-    private static final long SLID = ibv_wc.slid$offset();
-    private static final long SL = ibv_wc.sl$offset();
-    private static final long DLID_PATH_BITS = ibv_wc.dlid_path_bits$offset();
     private static final int FIRST_RING = 256;
 
     private static final int NONE = 0;
@@ -61,9 +45,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
     private final int cqe;
     private final Object lock = new Object();
     // guarded by lock
-    private MemorySegment ring;
-    private int capacity;
-    private int head;
+    private final WcRing ring;
     /**
      * Completions in the ring: written under lock, read without it by {@link #poll} to return from an
      * empty CQ without taking the lock (a poller spinning on an empty CQ never holds up a push).
@@ -79,8 +61,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
         this.device = context.device();
         this.channel = channel;
         this.cqe = cqe;
-        this.capacity = Math.min(FIRST_RING, Integer.highestOneBit(cqe) << 1);
-        this.ring = scope().allocate(ibv_wc.layout(), capacity);
+        this.ring = new WcRing(scope(), Math.min(FIRST_RING, Integer.highestOneBit(cqe) << 1));
     }
 
     static SoftCompletionQueue create(SoftContext context, int cqe, CompletionChannel channel) throws VerbsException {
@@ -138,25 +119,8 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
                 raise = !overrun;
                 overrun = true;
             } else {
-                if (count == capacity) {
-                    grow();
-                }
-                long o = ((head + count) & (capacity - 1)) * SIZE;
-                MemorySegment r = ring;
-                r.set(ValueLayout.JAVA_LONG, o + WR_ID, wrId);
-                r.set(ValueLayout.JAVA_INT, o + STATUS, status);
-                r.set(ValueLayout.JAVA_INT, o + OPCODE, opcode);
-                r.set(ValueLayout.JAVA_INT, o + VENDOR_ERR, 0);
-                r.set(ValueLayout.JAVA_INT, o + BYTE_LEN, byteLen);
-                r.set(ValueLayout.JAVA_INT, o + IMM_DATA, immNet);
-                r.set(ValueLayout.JAVA_INT, o + QP_NUM, qpNum);
-                r.set(ValueLayout.JAVA_INT, o + SRC_QP, srcQp);
-                r.set(ValueLayout.JAVA_INT, o + WC_FLAGS, flags);
-                r.set(ValueLayout.JAVA_SHORT, o + PKEY_INDEX, (short) 0);
-                r.set(ValueLayout.JAVA_SHORT, o + SLID, (short) 0);
-                r.set(ValueLayout.JAVA_BYTE, o + SL, (byte) 0);
-                r.set(ValueLayout.JAVA_BYTE, o + DLID_PATH_BITS, (byte) 0);
-                count++;
+                ring.pushRaw(wrId, status, opcode, 0, byteLen, immNet, qpNum, srcQp, flags);
+                count = ring.count();
                 if (armed == ANY || (armed == SOLICITED && (solicited || status != 0))) {
                     armed = NONE;
                     notify = channel != null;
@@ -170,17 +134,6 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
             channel.signal(this);
         }
         return !lost;
-    }
-
-    private void grow() {
-        int bigger = capacity * 2;
-        MemorySegment next = scope().allocate(ibv_wc.layout(), bigger);
-        int first = Math.min(count, capacity - head);
-        MemorySegment.copy(ring, head * SIZE, next, 0, first * SIZE);
-        MemorySegment.copy(ring, 0, next, first * SIZE, (long) (count - first) * SIZE);
-        ring = next;
-        capacity = bigger;
-        head = 0;
     }
 
     /**
@@ -206,20 +159,12 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
         if (count == 0) {
             return 0; // empty: no lock, as a device's poll reads the next CQE's owner bit and finds it not ready
         }
-        MemorySegment out = wcs.segment();
         synchronized (lock) {
-            int n = Math.min(count, max);
-            if (n <= 0) {
-                return 0;
+            int n = ring.pollInto(wcs, max);
+            count = ring.count();
+            if (n > 0) {
+                overrun = false;
             }
-            int first = Math.min(n, capacity - head);
-            MemorySegment.copy(ring, head * SIZE, out, 0, first * SIZE);
-            if (n > first) {
-                MemorySegment.copy(ring, 0, out, first * SIZE, (long) (n - first) * SIZE);
-            }
-            head = (head + n) & (capacity - 1);
-            count -= n;
-            overrun = false;
             return n;
         }
     }
@@ -234,20 +179,8 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue 
      */
     int clean(int qpNum) {
         synchronized (lock) {
-            int kept = 0;
-            for (int k = 0; k < count; k++) {
-                long from = ((head + k) & (capacity - 1)) * SIZE;
-                if (ring.get(ValueLayout.JAVA_INT, from + QP_NUM) == qpNum) {
-                    continue;
-                }
-                long to = ((head + kept) & (capacity - 1)) * SIZE;
-                if (to != from) {
-                    MemorySegment.copy(ring, from, ring, to, SIZE);
-                }
-                kept++;
-            }
-            int removed = count - kept;
-            count = kept;
+            int removed = ring.removeQp(qpNum);
+            count = ring.count();
             if (removed > 0) {
                 overrun = false;
             }

@@ -23,6 +23,7 @@ public final class WcRing {
     private static final long BYTE_LEN = ibv_wc.byte_len$offset();
     private static final long IMM_DATA = ibv_wc.imm_data$offset();
     private static final long QP_NUM = ibv_wc.qp_num$offset();
+    private static final long SRC_QP = ibv_wc.src_qp$offset();
     private static final long WC_FLAGS = ibv_wc.wc_flags$offset();
 
     private final Arena arena;
@@ -64,6 +65,25 @@ public final class WcRing {
      * @param flags     wc_flags
      */
     public void push(long wrId, int status, int opcode, int vendorErr, int byteLen, int imm, int qpNum, int flags) {
+        pushRaw(wrId, status, opcode, vendorErr, byteLen, NetworkOrder.swap32(imm), qpNum, 0, flags);
+    }
+
+    /**
+     * Appends a completion whose imm_data is in network order already, with its src_qp; the other
+     * fields (pkey_index, slid, sl, dlid_path_bits) 0.
+     *
+     * @param wrId      wr_id
+     * @param status    the {@code enum ibv_wc_status} value
+     * @param opcode    the {@code enum ibv_wc_opcode} value
+     * @param vendorErr vendor_err
+     * @param byteLen   bytes transferred
+     * @param immNet    imm_data in network order
+     * @param qpNum     the local QP number
+     * @param srcQp     the remote QP number, or 0
+     * @param flags     wc_flags
+     */
+    public void pushRaw(long wrId, int status, int opcode, int vendorErr, int byteLen, int immNet, int qpNum, int srcQp,
+                        int flags) {
         if (count == capacity) {
             grow();
         }
@@ -74,10 +94,36 @@ public final class WcRing {
         ring.set(ValueLayout.JAVA_INT, o + OPCODE, opcode);
         ring.set(ValueLayout.JAVA_INT, o + VENDOR_ERR, vendorErr);
         ring.set(ValueLayout.JAVA_INT, o + BYTE_LEN, byteLen);
-        ring.set(ValueLayout.JAVA_INT, o + IMM_DATA, NetworkOrder.swap32(imm));
+        ring.set(ValueLayout.JAVA_INT, o + IMM_DATA, immNet);
         ring.set(ValueLayout.JAVA_INT, o + QP_NUM, qpNum);
+        ring.set(ValueLayout.JAVA_INT, o + SRC_QP, srcQp);
         ring.set(ValueLayout.JAVA_INT, o + WC_FLAGS, flags);
         count++;
+    }
+
+    /**
+     * Removes every completion of QP {@code qpNum}, keeping the others in their order (what mlx5's
+     * {@code __mlx5_cq_clean} does at ibv_destroy_qp(3)).
+     *
+     * @param qpNum the QP number
+     * @return completions removed
+     */
+    public int removeQp(int qpNum) {
+        int kept = 0;
+        for (int k = 0; k < count; k++) {
+            long from = ((head + k) & (capacity - 1)) * SIZE;
+            if (ring.get(ValueLayout.JAVA_INT, from + QP_NUM) == qpNum) {
+                continue;
+            }
+            long to = ((head + kept) & (capacity - 1)) * SIZE;
+            if (to != from) {
+                MemorySegment.copy(ring, from, ring, to, SIZE);
+            }
+            kept++;
+        }
+        int removed = count - kept;
+        count = kept;
+        return removed;
     }
 
     private void grow() {
