@@ -107,6 +107,11 @@ final class FabricCompletionQueue extends ResourceBase implements CompletionQueu
             MemorySegment attr = scope().allocate(fi_cq_attr.layout());
             fi_cq_attr.format(attr, Fabric.FI_CQ_FORMAT_DATA());
             fi_cq_attr.size(attr, Math.max(cqe, 64));
+            MemorySegment waitSet = channel == null ? null : channel.waitSet();
+            if (waitSet != null) {
+                fi_cq_attr.wait_obj(attr, Fabric.FI_WAIT_SET());
+                fi_cq_attr.wait_set(attr, waitSet);
+            }
             MemorySegment out = scope().allocate(ValueLayout.ADDRESS);
             FabricOps.check("fi_cq_open", FabricOps.cqOpen(context.domain(), attr, out, MemorySegment.NULL));
             Member m = new Member(out.get(ValueLayout.ADDRESS, 0).reinterpret(scope(), null), qp, sends, receives);

@@ -57,8 +57,9 @@ final class FabricContext extends ResourceBase implements Context {
             "one-sge: fi_recv and fi_send take one buffer; max_sge and max_srq_sge are 1",
             "truncation-at-receiver: a SEND longer than the receive completes the receive with IBV_WC_LOC_LEN_ERR;"
                     + " the sender's completion is an error on libfabric 1.17, a success on 2.1",
-            "polled-channel: completion events are found by reading the CQs (FI_WAIT_NONE, manual progress),"
-                    + " pausing up to 50 us between reads (io.rdma.srq.fabric.channelPauseMicros)");
+            "channel-by-wait-set: a completion channel is a wait set (FI_WAIT_FD) its CQs are bound to; where the"
+                    + " library opens none (wait sets are deprecated in libfabric 2), the CQs are read with pauses"
+                    + " up to 50 us (io.rdma.srq.fabric.channelPauseMicros)");
 
     /** The SRQ size this provider offers at most, whatever the srx default (65,536 on 1.17, 1,024 on 2.1). */
     static final int MAX_SRQ_WR = 65_536;

@@ -10,6 +10,7 @@ import io.rdma.srq.verbs.ffi.fabric.fi_ops_eq;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_fabric;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_msg;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_poll;
+import io.rdma.srq.verbs.ffi.fabric.fi_ops_wait;
 import io.rdma.srq.verbs.ffi.fabric.fid;
 import io.rdma.srq.verbs.ffi.fabric.fid_cq;
 import io.rdma.srq.verbs.ffi.fabric.fid_domain;
@@ -18,6 +19,7 @@ import io.rdma.srq.verbs.ffi.fabric.fid_eq;
 import io.rdma.srq.verbs.ffi.fabric.fid_fabric;
 import io.rdma.srq.verbs.ffi.fabric.fid_pep;
 import io.rdma.srq.verbs.ffi.fabric.fid_poll;
+import io.rdma.srq.verbs.ffi.fabric.fid_wait;
 
 import java.lang.foreign.MemorySegment;
 
@@ -425,5 +427,31 @@ public final class FabricOps {
      */
     public static int poll(MemorySegment pollset, MemorySegment contexts, int count) {
         return fi_ops_poll.poll.invoke(fi_ops_poll.poll(pollOps(pollset)), pollset, contexts, count);
+    }
+
+    /**
+     * fi_wait_open(3): {@code fabric->ops->wait_open(fabric, attr, waitset)}.
+     *
+     * @param fabric  the fabric
+     * @param attr    the attributes (struct fi_wait_attr: wait_obj, flags 0)
+     * @param waitOut receives the struct fid_wait * (one pointer)
+     * @return 0, or a negative FI_E* value (-FI_ENOSYS where the provider has no wait sets)
+     */
+    public static int waitOpen(MemorySegment fabric, MemorySegment attr, MemorySegment waitOut) {
+        return fi_ops_fabric.wait_open.invoke(fi_ops_fabric.wait_open(fabricOps(fabric)), fabric, attr, waitOut);
+    }
+
+    /**
+     * fi_wait(3): {@code waitset->ops->wait(waitset, timeout)} — blocks until an object of the set
+     * (a CQ bound to it) has an event, or {@code timeoutMillis}.
+     *
+     * @param waitset       the wait set
+     * @param timeoutMillis the longest wait, ms
+     * @return 0 when signaled, -FI_ETIMEDOUT, -FI_EAGAIN (an object has events already), or another
+     *         negative FI_E* value
+     */
+    public static int waitOn(MemorySegment waitset, int timeoutMillis) {
+        MemorySegment ops = fid_wait.ops(waitset.reinterpret(fid_wait.sizeof())).reinterpret(fi_ops_wait.sizeof());
+        return fi_ops_wait.wait.invoke(fi_ops_wait.wait(ops), waitset, timeoutMillis);
     }
 }
