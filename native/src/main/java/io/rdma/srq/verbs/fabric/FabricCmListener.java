@@ -149,9 +149,7 @@ final class FabricCmListener extends ResourceBase implements CmListener {
             }
         }
         for (FabricCompletionQueue cq : cqs) {
-            if (!cq.isClosed()) {
-                cq.ready();
-            }
+            cq.tryProgress(); // unless a poller reads it anyway (or sleeps in fi_wait for it)
         }
     }
 

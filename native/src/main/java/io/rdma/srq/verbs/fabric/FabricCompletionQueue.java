@@ -215,7 +215,7 @@ final class FabricCompletionQueue extends ResourceBase implements CompletionQueu
      * @return whether something was read
      */
     boolean tryProgress() {
-        if (isClosed() || System.nanoTime() - lastRead < READ_RECENTLY_NANOS || !lock.tryLock()) {
+        if (isClosed() || System.nanoTime() - lastRead < READ_RECENTLY_NANOS || armedOnWaitSet() || !lock.tryLock()) {
             return false;
         }
         try {
@@ -230,6 +230,14 @@ final class FabricCompletionQueue extends ResourceBase implements CompletionQueu
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * {@return whether a channel waiter sleeps in fi_wait for this CQ} Its members' events wake it,
+     * and it reads them; the progress thread must not take them first (the waiter would sleep on).
+     */
+    private boolean armedOnWaitSet() {
+        return armed && channel != null && channel.waitSet() != null;
     }
 
     private void drain(Member m) {

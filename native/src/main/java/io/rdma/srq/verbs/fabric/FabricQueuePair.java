@@ -328,9 +328,9 @@ final class FabricQueuePair extends ResourceBase implements QueuePair {
 
     /** Reads this QP's CQs once into their rings: libfabric progresses the endpoint (FI_PROGRESS_MANUAL). */
     void progress() {
-        sendCq.ready();
+        sendCq.tryProgress(); // unless a poller reads them anyway (or sleeps in fi_wait for them)
         if (recvCq != sendCq) {
-            recvCq.ready();
+            recvCq.tryProgress();
         }
     }
 
