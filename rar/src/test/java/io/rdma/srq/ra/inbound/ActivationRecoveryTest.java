@@ -269,10 +269,12 @@ class ActivationRecoveryTest {
         InetSocketAddress at = a.listenAddress();
         SoftSender s = sender(at);
         send(s, 0, 100);
-        await(() -> endpoints.received.size() == 100 && a.statistics().connections() == 3,
-                () -> "100 deliveries; 1 sender + 2 connectTo connections: "
-                        + endpoints.received.size() + ", " + a.statistics().connections());
-        assertEquals(2, remote.accepted.size());
+        // the remote's accept() returns after the activation's side is ESTABLISHED: wait for both sides
+        await(() -> endpoints.received.size() == 100 && a.statistics().connections() == 3
+                        && remote.accepted.size() == 2,
+                () -> "100 deliveries; 1 sender + 2 connectTo connections, 2 accepted remotely: "
+                        + endpoints.received.size() + ", " + a.statistics().connections() + ", "
+                        + remote.accepted.size());
 
         long start = System.nanoTime();
         assertTrue(SoftProvider.removeDevice(DEVICE, Duration.ofSeconds(10)),
