@@ -113,7 +113,9 @@ final class FabricCompletionQueue extends ResourceBase implements CompletionQueu
                 fi_cq_attr.wait_set(attr, waitSet);
             }
             MemorySegment out = scope().allocate(ValueLayout.ADDRESS);
-            FabricOps.check("fi_cq_open", FabricOps.cqOpen(context.domain(), attr, out, MemorySegment.NULL));
+            int rc = waitSet == null ? FabricOps.cqOpen(context.domain(), attr, out, MemorySegment.NULL)
+                    : channel.changingMembers(() -> FabricOps.cqOpen(context.domain(), attr, out, MemorySegment.NULL));
+            FabricOps.check("fi_cq_open", rc);
             Member m = new Member(out.get(ValueLayout.ADDRESS, 0).reinterpret(scope(), null), qp, sends, receives);
             lock.lock();
             try {
@@ -144,7 +146,12 @@ final class FabricCompletionQueue extends ResourceBase implements CompletionQueu
         } finally {
             lock.unlock();
         }
-        FabricOps.close(MemorySegment.ofAddress(m.cq.address()));
+        MemorySegment raw = MemorySegment.ofAddress(m.cq.address());
+        if (channel == null) {
+            FabricOps.close(raw);
+        } else {
+            channel.changingMembers(() -> FabricOps.close(raw));
+        }
     }
 
     /**

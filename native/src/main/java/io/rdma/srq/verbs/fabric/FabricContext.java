@@ -59,7 +59,11 @@ final class FabricContext extends ResourceBase implements Context {
                     + " the sender's completion is an error on libfabric 1.17, a success on 2.1",
             "channel-by-wait-set: a completion channel is a wait set (FI_WAIT_FD) its CQs are bound to; where the"
                     + " library opens none (wait sets are deprecated in libfabric 2), the CQs are read with pauses"
-                    + " up to 50 us (io.rdma.srq.fabric.channelPauseMicros)");
+                    + " up to 50 us (io.rdma.srq.fabric.channelPauseMicros)",
+            "cq-open-races-fi-wait: a CQ bound to a wait set is opened and closed only while no thread is in"
+                    + " fi_wait on the set (libfabric 1.17's ofi_cq_init adds it to the set's poll set before its"
+                    + " queue exists, util_cq.c; a wait beside it crashed); a change wakes the waiter with"
+                    + " fi_cq_signal");
 
     /** The SRQ size this provider offers at most, whatever the srx default (65,536 on 1.17, 1,024 on 2.1). */
     static final int MAX_SRQ_WR = 65_536;

@@ -370,8 +370,7 @@ public final class FabricOps {
      * @return 0 or a count, or a negative FI_E* value
      */
     public static long cqRead(MemorySegment cq, MemorySegment entries, long count) {
-        MemorySegment ops = fid_cq.ops(cq.reinterpret(fid_cq.sizeof())).reinterpret(fi_ops_cq.sizeof());
-        return fi_ops_cq.read.invoke(fi_ops_cq.read(ops), cq, entries, count);
+        return fi_ops_cq.read.invoke(fi_ops_cq.read(cqOps(cq)), cq, entries, count);
     }
 
     /**
@@ -383,8 +382,22 @@ public final class FabricOps {
      * @return 0 or a count, or a negative FI_E* value
      */
     public static long cqReadErr(MemorySegment cq, MemorySegment errEntry, long flags) {
-        MemorySegment ops = fid_cq.ops(cq.reinterpret(fid_cq.sizeof())).reinterpret(fi_ops_cq.sizeof());
-        return fi_ops_cq.readerr.invoke(fi_ops_cq.readerr(ops), cq, errEntry, flags);
+        return fi_ops_cq.readerr.invoke(fi_ops_cq.readerr(cqOps(cq)), cq, errEntry, flags);
+    }
+
+    /**
+     * fi_cq(3) fi_cq_signal: {@code cq->ops->signal(cq)} — wakes a thread blocked on the CQ's wait
+     * object; for a CQ bound to a wait set, a thread in fi_wait(3) on that set.
+     *
+     * @param cq the completion queue (opened with a wait object)
+     * @return 0 or a negative FI_E* value
+     */
+    public static int cqSignal(MemorySegment cq) {
+        return fi_ops_cq.signal.invoke(fi_ops_cq.signal(cqOps(cq)), cq);
+    }
+
+    private static MemorySegment cqOps(MemorySegment cq) {
+        return fid_cq.ops(cq.reinterpret(fid_cq.sizeof())).reinterpret(fi_ops_cq.sizeof());
     }
 
     private static MemorySegment pollOps(MemorySegment pollset) {

@@ -97,4 +97,42 @@ class LibfabricCompletionChannelTest {
             assertEquals(99, wcs.immData(0));
         }
     }
+
+    /**
+     * libfabric 1.17's ofi_cq_init puts a CQ bound to a wait set into the set's poll set before it
+     * allocates the CQ's queue, and fi_wait reads every CQ of that poll set: a member CQ opened (or
+     * closed) beside a waiter in fi_wait crashed the JVM (SIGSEGV reading the NULL queue, seen with
+     * 8 connects at once). The provider opens and closes members only while no thread is in fi_wait
+     * on the set; this opens and closes 20,000 members beside a waiter that never stops waiting.
+     */
+    @Test
+    void memberCqsOpenAndCloseBesideAWaiterInFiWait() throws Exception {
+        try (Context ctx = new FabricProvider().open("tcp")) {
+            ProtectionDomain pd = ctx.allocPd();
+            SharedReceiveQueue srq = pd.createSrq(new SrqAttributes(16, 1, 0));
+            CompletionChannel channel = ctx.createCompletionChannel();
+            FabricCompletionQueue cq = (FabricCompletionQueue) ctx.createCq(64, channel);
+            FabricQueuePair qp = (FabricQueuePair) pd.createQp(QpInitAttributes.rcOnSrq(cq, srq, 4));
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicLong waits = new java.util.concurrent.atomic.AtomicLong();
+            Thread waiter = Thread.ofPlatform().start(() -> {
+                while (!stop.get()) {
+                    cq.requestNotify(false);
+                    channel.getCqEvent(Duration.ofMillis(2));
+                    waits.incrementAndGet();
+                }
+            });
+            try {
+                for (int i = 0; i < 20_000; i++) {
+                    cq.close(cq.open(qp, false, true));
+                }
+            } finally {
+                stop.set(true);
+                waiter.join();
+            }
+            assertTrue(waits.get() > 0, "the waiter waited beside the changes");
+            qp.close();
+            cq.close();
+        }
+    }
 }

@@ -100,6 +100,29 @@ class LibfabricRequestReplyTest extends SoftAdapterTest {
     }
 
     @Test
+    void eightPooledConnectionsConnectingAtOnceAllGetThrough() throws Exception {
+        SrqActivation a = activate();
+        int n = 8;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(n);
+        List<java.util.concurrent.Future<Integer>> calls = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(n)) {
+            for (int i = 0; i < n; i++) {
+                calls.add(pool.submit(() -> {
+                    try (SrqConnection c = factory.getConnection()) {
+                        start.await();
+                        return c.connect(at(a), T).call(ByteBuffer.wrap(new byte[] {1, 2, 3}), T).length();
+                    }
+                }));
+            }
+            for (var f : calls) {
+                assertEquals(3, f.get(), "every connect of the burst established and answered");
+            }
+        }
+        waitUntil(() -> a.statistics().delivered() == n);
+        assertEquals(0, a.statistics().rejected(), "nothing refused: " + a.statistics().rejectedByReason());
+    }
+
+    @Test
     void aPeerThatGoesAwayReleasesItsConnectionAtTheActivation() throws Exception {
         SrqActivation a = activate();
         try (SrqConnection c = factory.getConnection()) {
