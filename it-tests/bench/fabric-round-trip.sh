@@ -20,13 +20,8 @@ WARMUP=${WARMUP:-20}
 PORT=${PORT:-7650}
 command -v fi_pingpong > /dev/null || { echo "fi_pingpong missing: apt-get install libfabric-bin" >&2; exit 1; }
 
-if [ "${1:-}" != "--skip-build" ]; then
-    mvn -B -q install -DskipTests -Dmaven.javadoc.skip=true -pl api,native,rar -am
-fi
-mvn -B -q -o -pl rar test-compile org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
-    -Dmdep.outputFile=target/bench.classpath \
-    -Dmdep.includeScope=test -Dmaven.javadoc.skip=true
-CP="rar/target/test-classes:rar/target/classes:$(cat rar/target/bench.classpath)"
+. it-tests/bench/bench-lib.sh
+CP=$(bench_rar_classpath "${1:-}") || exit 1
 JOPTS="--enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m"
 
 declare -A PP

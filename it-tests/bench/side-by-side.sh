@@ -74,11 +74,9 @@ for a in "$@"; do
     *) echo "side-by-side: unknown option '$a' (--skip-build, --skip-jmh, --no-results)" >&2; exit 2 ;;
   esac
 done
-WILDFLY=$REPO/deployment/target/wildfly
 BASE=$REPO/it-tests/target/bench-server
-WAR=$REPO/it-tests/bench/app/target/srq-bench.war
 URL=http://127.0.0.1:8080/srq-bench
-CLI="$WILDFLY/bin/jboss-cli.sh"
+. "$HERE/bench-lib.sh"
 say() { echo "side-by-side: $*" >&2; }
 die() { say "FAILED: $*"; exit 1; }
 rm -rf "$OUT" && mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
@@ -87,15 +85,7 @@ LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 COMMAND="it-tests/bench/side-by-side.sh${*:+ $*}"
 
 # 1. build, and (d) ----------------------------------------------------------------------------------
-if $BUILD; then
-  say "building deployment/ and the bench war"
-  mvn -B -q ${MVN_ARGS:-} -f "$REPO/pom.xml" -pl deployment,it-tests/bench/app -am package -DskipTests \
-    > "$OUT/build.log" 2>&1 || die "build failed; see $OUT/build.log"
-fi
-for f in "$WILDFLY/bin/standalone.sh" "$REPO/deployment/target/srq-rar.rar" "$WAR" \
-         "$REPO/deployment/target/standalone-pristine/configuration/standalone-full.xml"; do
-  [ -e "$f" ] || die "$f is missing: run without --skip-build"
-done
+bench_build
 if $JMH; then
   # the reactor runs JMH in native too (no install, so -am), where a pattern matching nothing fails:
   # native's one-thread bare loop (one case, ~16 s) comes along
@@ -108,43 +98,17 @@ if $JMH; then
 fi
 
 # 2.-4. the server, under the shared lock ----------------------------------------------------------
-post() { # post PATH QUERY: the answer's key=value lines on stdout; fails on a non-200
-  local body code
-  body=$(curl -sS -m 900 -X POST -w '\n%{http_code}' "$URL/$1?$2") || return 1
-  code=${body##*$'\n'}; body=${body%$'\n'*}
-  [ "$code" = 200 ] || { say "POST /$1?$2 answered $code: $body"; return 1; }
-  printf '%s\n' "$body"
-}
-field() { sed -n "s/^$1=//p" <<< "$2"; }
+post() { post_to "$URL" "$@"; } # post PATH QUERY (bench-lib.sh)
 server() {
   port_taken() { timeout 3 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
   for p in 9990 8080; do port_taken $p && die "port $p is in use although we hold /tmp/wildfly.lock"; done
-  rm -rf "$BASE" && mkdir -p "$(dirname "$BASE")" \
-    && cp -a "$REPO/deployment/target/standalone-pristine" "$BASE" || die "cannot make $BASE"
-  { echo "embed-server --std-out=discard --server-config=standalone-full.xml"
-    cat "$REPO/deployment/src/main/cli/configure.cli"
-    cat "$HERE/bench.cli"
-    echo "stop-embedded-server"; } > "$OUT/configure-offline.cli"
   say "configuring standalone-full.xml offline (configure.cli, bench.cli)"
-  JBOSS_HOME="$WILDFLY" JAVA_OPTS="-Djboss.server.base.dir=$BASE --sun-misc-unsafe-memory-access=allow" \
-    timeout 180 "$CLI" --file="$OUT/configure-offline.cli" --resolve-parameter-values \
-    --properties="$REPO/deployment/src/main/cli/srq.properties" -Dsrq.rar.path="$REPO/deployment/target/srq-rar.rar" \
-    > "$OUT/configure.log" 2>&1 || die "offline configuration failed; see $OUT/configure.log"
-  [ -f "$BASE/log/server.log" ] && mv "$BASE/log/server.log" "$BASE/log/configure-embedded.log"
+  bench_configure "$BASE" offline "$REPO/deployment/src/main/cli/configure.cli" "$HERE/bench.cli"
   say "starting WildFly (standalone-full, base dir $BASE)"
-  JAVA_OPTS="-Xms2g -Xmx2g -XX:MetaspaceSize=96M -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true -Djboss.modules.system.pkgs=org.jboss.byteman --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED ${SERVER_JAVA_OPTS:-}" \
-    nohup "$WILDFLY/bin/standalone.sh" -c standalone-full.xml -Djboss.server.base.dir="$BASE" \
-    > "$OUT/console.log" 2>&1 < /dev/null &
-  SERVER_PID=$!
   trap 'stop_server' EXIT
-  for _ in $(seq 240); do
-    grep -qE 'WFLYSRV0025|WFLYSRV0026' "$BASE/log/server.log" 2>/dev/null && break
-    kill -0 $SERVER_PID 2>/dev/null || die "WildFly exited; see $OUT/console.log"
-    sleep 0.5
-  done
-  grep -q WFLYSRV0025 "$BASE/log/server.log" || die "WildFly did not boot cleanly; see $BASE/log/server.log"
-  JAVA_OPTS="--sun-misc-unsafe-memory-access=allow" timeout 180 "$CLI" -c --controller=127.0.0.1:9990 \
-    --command="deploy $WAR" > "$OUT/deploy.log" 2>&1 || die "deploy failed; see $OUT/deploy.log"
+  bench_boot "$BASE" 0 server
+  SERVER_PID=$BOOTED_PID
+  bench_cli 9990 "deploy $WAR" || die "deploy failed; see $OUT/cli.log"
   say "deployed srq-bench.war"
   : > "$OUT/throughput.txt"; : > "$OUT/roundtrip.txt"
   total() { case $1 in c-jms-*) echo "$TP_JMS_MESSAGES" ;; *) echo "$TP_MESSAGES" ;; esac; }
@@ -171,7 +135,7 @@ server() {
     echo "round=$1 $(tr '\n' ' ' <<< "$r")" >> "$OUT/roundtrip.txt"
     say "  $1 $2 callers=$3 size=$4: $(field calls "$r") calls, $(field callsPerSec "$r") calls/s, p50 $(field p50Us "$r") µs, p99 $(field p99Us "$r") µs, p99.9 $(field p999Us "$r") µs"
   }
-  mgmt() { JAVA_OPTS="--sun-misc-unsafe-memory-access=allow" timeout 120 "$CLI" -c --controller=127.0.0.1:9990 --command="$1" > /dev/null 2>&1; }
+  mgmt() { bench_cli 9990 "$1"; }
   drain() { # drain ROUND CASE MDB: the receiver alone
     local r mdb=/deployment=srq-bench.war/subsystem=ejb3/message-driven-bean=$3
     mgmt "$mdb:stop-delivery" || { say "stop-delivery of $3 failed"; return 1; }
@@ -198,40 +162,17 @@ server() {
   stop_server
 }
 stop_server() {
-  if [ -n "${SERVER_PID:-}" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+  local pid=${SERVER_PID:-${BOOTED_PID:-}}   # BOOTED_PID: a boot that failed
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
     say "stopping WildFly"
-    JAVA_OPTS="--sun-misc-unsafe-memory-access=allow" timeout 60 "$CLI" -c --controller=127.0.0.1:9990 \
-      --command=:shutdown > /dev/null 2>&1 || kill "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null
+    bench_cli 9990 :shutdown || kill "$pid"
+    wait "$pid" 2>/dev/null
   fi
-  SERVER_PID=
+  SERVER_PID= BOOTED_PID=
 }
-say "waiting for /tmp/wildfly.lock"
-exec 8>/tmp/wildfly.lock
-flock 8
-( server ) || die "server part failed; the server log is $BASE/log/server.log"
-flock -u 8
+bench_locked server
 
 # 5. the summary -----------------------------------------------------------------------------------
-# stats FILE KEY=VALUE-FILTER... FIELD: "median (min–max)" of FIELD over the rounds 1..ROUNDS matching
-stats() {
-  local file=$1 fieldname=$2; shift 2
-  grep -E '^round=[0-9]+ ' "$file" | awk -v f="$fieldname" -v filters="$*" '
-    BEGIN { n = split(filters, fl, " ") }
-    { delete kv; for (i = 1; i <= NF; i++) { split($i, p, "="); kv[p[1]] = p[2] }
-      ok = 1; for (j = 1; j <= n; j++) { split(fl[j], q, "="); if (kv[q[1]] != q[2]) ok = 0 }
-      if (ok) v[m++] = kv[f] + 0 }
-    END { if (m == 0) { print "n/a"; exit }
-          asort(v); med = (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
-          frac = 0; for (k = 1; k <= m; k++) if (v[k] != int(v[k])) frac = 1
-          fmt = (v[m] >= 100 || !frac) ? "%.0f" : "%.1f"
-          printf(fmt " (" fmt "–" fmt ")", med, v[1], v[m]) }'
-}
-one() { # one FILE ROUND CASE FIELD: FIELD of that single run
-  grep -E "^round=$2 case=$3 " "$1" | tr ' ' '\n' | sed -n "s/^$4=//p" | head -1
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.3g", a / b; else print "n/a" }'; }
-med() { stats "$@" | cut -d' ' -f1; }
 TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
 {
   echo "## Side by side on one WildFly: this adapter vs the embedded Artemis, $(date -u +%FT%TZ)"
@@ -327,10 +268,4 @@ TP=$OUT/throughput.txt RT=$OUT/roundtrip.txt
   echo
   echo "Raw runs: \`${OUT#"$REPO"/}\` (throughput.txt, drain.txt, roundtrip.txt, jmh.tsv; the server log in it-tests/target/bench-server/log)."
 } > "$OUT/summary.md"
-cat "$OUT/summary.md"
-if $RESULTS; then
-  R=$HERE/RESULTS.md
-  awk '/^## Side by side on one WildFly/ {skip = 1; next} skip && /^## / {skip = 0} !skip' "$R" > "$OUT/RESULTS.rest"
-  { cat "$OUT/RESULTS.rest"; echo; cat "$OUT/summary.md"; } | cat -s > "$R"
-  say "RESULTS.md updated"
-fi
+bench_results "Side by side on one WildFly"

@@ -27,17 +27,23 @@ import java.util.Locale;
  * <pre>
  * LISTENING port=P
  * RECEIVER impl=adapter run=N qps=Q messages=M errors=E seconds=T msg_per_s=R
+ * STALLED impl=adapter run=N expected=M delivered=D errors=E connections=C
  * </pre>
+ * (STALLED: every 60 s a run has not ended, what it has and what it waits for.)
  * M = messages delivered in the run (from {@link SrqActivation#statistics()}), T in seconds from
  * the first to the last onReceive (timestamps taken by the listener), R = (M − 1) / T messages/s;
  * qps = the most connections seen at once.
  *
  * <p>Usage: {@code AdapterRateReceiver DEVICE ADDRESS PORT BUFFER DEPTH [MAX_CONCURRENCY] < counts} —
  * BUFFER bytes per receive buffer (bufferSize), DEPTH receive WRs (srqMaxWr, all posted: srqLimit 0),
- * MAX_CONCURRENCY deliveries at once (default 4); pollMode busy.
+ * MAX_CONCURRENCY deliveries at once (default 4); pollMode busy. {@code -Dbench.provider} (ibverbs): the
+ * verbs provider ({@code fabric} for {@code it-tests/bench/fabric-message-rate.sh}, fed by
+ * {@link AdapterRateSender}).
  */
 public final class AdapterRateReceiver {
     private static final long POLL_MS = 20;
+    /** A run not ended after this long prints a STALLED line (what it has, what it waits for), then again. */
+    private static final long STALL_NANOS = 60_000_000_000L;
 
     private AdapterRateReceiver() {
     }
@@ -52,7 +58,7 @@ public final class AdapterRateReceiver {
             System.exit(2);
         }
         SrqActivationSpec spec = new SrqActivationSpec();
-        spec.setProvider("ibverbs");
+        spec.setProvider(System.getProperty("bench.provider", "ibverbs"));
         spec.setDevice(args[0]);
         spec.setListenAddress(args[1]);
         spec.setListenPort(args[2]);
@@ -76,10 +82,18 @@ public final class AdapterRateReceiver {
                 long expected = Long.parseLong(line.trim());
                 int qps = 0;
                 ActivationStatistics s;
+                long stallAt = System.nanoTime() + STALL_NANOS;
                 do {
                     Thread.sleep(POLL_MS);
                     s = activation.statistics();
                     qps = Math.max(qps, s.connections());
+                    if (System.nanoTime() - stallAt > 0) {
+                        System.out.printf(Locale.ROOT, "STALLED impl=adapter run=%d expected=%d delivered=%d errors=%d"
+                                + " connections=%d%n", run, expected, s.delivered() - deliveredBefore,
+                                s.errorCompletions() - errorsBefore, s.connections());
+                        System.out.flush();
+                        stallAt = System.nanoTime() + STALL_NANOS;
+                    }
                 } while (s.delivered() - deliveredBefore + s.errorCompletions() - errorsBefore < expected || s.connections() > 0);
                 long messages = s.delivered() - deliveredBefore;
                 long errors = s.errorCompletions() - errorsBefore;

@@ -27,6 +27,7 @@ public final class EchoCallPair implements AutoCloseable {
     private final SrqResourceAdapter ra = new SrqResourceAdapter();
     private final TestBootstrapContext bootstrap = new TestBootstrapContext(new TestWorkManager());
     private final TestConnectionManager cm = new TestConnectionManager();
+    private SrqConnectionFactory factory;
     private SrqConnection connection;
     private SrqPeer peer;
 
@@ -128,12 +129,55 @@ public final class EchoCallPair implements AutoCloseable {
         return ra.activations().getFirst();
     }
 
-    private void connect(String provider, String device, InetSocketAddress remote) throws Exception {
+    /**
+     * Starts the adapter with no activation: the sending side of a cross-process message rate
+     * ({@link AdapterRateSender}), whose connections {@link #newConnection} opens.
+     *
+     * @param provider verbs provider
+     * @param device   device name ("" = the provider's first)
+     * @return the sending side; close it
+     * @throws Exception adapter start failure
+     */
+    public static EchoCallPair sender(String provider, String device) throws Exception {
+        EchoCallPair pair = new EchoCallPair();
+        try {
+            pair.ra.start(pair.bootstrap);
+            pair.factory = pair.factory(provider, device);
+            return pair;
+        } catch (Exception | Error e) {
+            pair.close();
+            throw e;
+        }
+    }
+
+    /**
+     * @return a new pooled connection of the {@link #sender} side's connection factory
+     * @throws Exception from the pool
+     */
+    public SrqConnection newConnection() throws Exception {
+        return factory.getConnection();
+    }
+
+    /**
+     * Destroys the pool's free managed connections, and with them their QPs: the peers a remote
+     * activation sees disconnect.
+     *
+     * @throws Exception from the managed connections' destroy
+     */
+    public void flushPool() throws Exception {
+        cm.flush();
+    }
+
+    private SrqConnectionFactory factory(String provider, String device) throws Exception {
         SrqManagedConnectionFactory mcf = new SrqManagedConnectionFactory();
         mcf.setProvider(provider);
         mcf.setDevice(device);
         mcf.setResourceAdapter(ra);
-        SrqConnectionFactory factory = (SrqConnectionFactory) mcf.createConnectionFactory(cm);
+        return (SrqConnectionFactory) mcf.createConnectionFactory(cm);
+    }
+
+    private void connect(String provider, String device, InetSocketAddress remote) throws Exception {
+        factory = factory(provider, device);
         connection = factory.getConnection();
         peer = connection.connect(remote, CONNECT_TIMEOUT);
     }

@@ -13,6 +13,8 @@ import java.io.IOException;
  * fills the queue (the script has stopped the MDB's delivery through management), then, after
  * start-delivery, {@code POST /srq-bench/drain?case=c-jms-required&step=drain} waits for the last
  * message and answers the MDB's rate from its first to its last delivery ({@link ThroughputDriver}).
+ * Two servers: on server B, {@code step=arm&messages=N} arms the case's sink for N deliveries that
+ * server A then sends ({@code /throughput?mode=send}); {@code step=drain} as above.
  */
 @WebServlet("/drain")
 public class DrainServlet extends HttpServlet {
@@ -28,8 +30,8 @@ public class DrainServlet extends HttpServlet {
         int messages;
         try {
             c = ThroughputCase.of(req.getParameter("case"));
-            if (!"prefill".equals(step) && !"drain".equals(step)) {
-                throw new IllegalArgumentException("step must be prefill or drain, got '" + step + "'");
+            if (!"prefill".equals(step) && !"drain".equals(step) && !"arm".equals(step)) {
+                throw new IllegalArgumentException("step must be prefill, arm or drain, got '" + step + "'");
             }
             senders = Params.intIn(req, "senders", 2, 1, 8);
             messages = Params.intIn(req, "messages", 20_000, 2, 10_000_000);
@@ -39,7 +41,9 @@ public class DrainServlet extends HttpServlet {
             return;
         }
         try {
-            if ("prefill".equals(step)) {
+            if ("arm".equals(step)) {
+                resp.getWriter().print("case=" + c.label() + "\narmed=" + c.deliveries().arm(messages) + "\n");
+            } else if ("prefill".equals(step)) {
                 resp.getWriter().print("case=" + c.label() + "\nsent=" + driver.prefill(c, senders, messages, 64) + "\n");
             } else {
                 long nanos = driver.drain(c, 300_000);

@@ -12,6 +12,7 @@ import jakarta.jms.Session;
 import jakarta.jms.TemporaryQueue;
 
 import javax.naming.InitialContext;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -22,15 +23,17 @@ import java.util.concurrent.TimeoutException;
  */
 public final class JmsRoundTrip implements RoundTrip {
     private final String label;
-    private final ConnectionFactory factory;
+    private final Callable<ConnectionFactory> factory;
     private final String requestQueue;
 
     /**
      * @param label        the case name
-     * @param factory      a non-pooled connection factory (java:/ConnectionFactory, in-VM)
-     * @param requestQueue the responder MDB's queue (JNDI name)
+     * @param factory      gives a non-pooled connection factory (java:/ConnectionFactory, in-VM; or
+     *                     {@link ServerB#jms()}, remote), asked at each {@link #open}
+     * @param requestQueue the responder MDB's queue (JNDI name, looked up here; the queue of that name
+     *                     on the factory's server is the one used)
      */
-    public JmsRoundTrip(String label, ConnectionFactory factory, String requestQueue) {
+    public JmsRoundTrip(String label, Callable<ConnectionFactory> factory, String requestQueue) {
         this.label = label;
         this.factory = factory;
         this.requestQueue = requestQueue;
@@ -44,7 +47,7 @@ public final class JmsRoundTrip implements RoundTrip {
     @Override
     public Caller open(int size) throws Exception {
         Queue destination = InitialContext.doLookup(requestQueue);
-        Connection connection = factory.createConnection();
+        Connection connection = factory.call().createConnection();
         try {
             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             TemporaryQueue replies = session.createTemporaryQueue();

@@ -1,6 +1,5 @@
 package io.rdma.srq.bench;
 
-import jakarta.annotation.Resource;
 import jakarta.ejb.AsyncResult;
 import jakarta.ejb.Asynchronous;
 import jakarta.ejb.Stateless;
@@ -19,15 +18,14 @@ import java.util.concurrent.Future;
 
 /**
  * One sender of a JMS throughput case: its own connection from {@code java:/ConnectionFactory} (the
- * in-VM factory of standalone-full, not pooled: a producer's messages go out as they are sent), a
+ * in-VM factory of standalone-full, not pooled: a producer's messages go out as they are sent) or
+ * {@link ServerB#jms()} (A's remote factory to server B), a
  * non-transacted session, a NON_PERSISTENT producer; the same message object sent again and again.
  */
 @Stateless
 public class JmsSender {
-    @Resource(lookup = "java:/ConnectionFactory")
-    ConnectionFactory factory;
-
     /**
+     * @param factory  a non-pooled connection factory
      * @param queue    the sink queue's JNDI name
      * @param messages messages to send
      * @param size     bytes per message (a BytesMessage body)
@@ -37,7 +35,7 @@ public class JmsSender {
      */
     @Asynchronous
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
-    public Future<Long> send(String queue, long messages, int size, SendProgress sent) throws Exception {
+    public Future<Long> send(ConnectionFactory factory, String queue, long messages, int size, SendProgress sent) throws Exception {
         Queue destination = InitialContext.doLookup(queue);
         try (Connection connection = factory.createConnection();
              Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);

@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.ConnectionFactory;
 
+import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,7 +19,11 @@ import java.util.Map;
  * {@code SrqPeer.call} per {@link RoundTrip.Caller#call()}); {@code srq-inline-required} and
  * {@code srq-inline-not-supported} the same to responders with maxConcurrency 1
  * ({@link SrqResponderInlineRequired}, {@link SrqResponderInlineNotSupported}: delivered on the
- * activation's poller thread).
+ * activation's poller thread). Across two servers ({@code it-tests/bench/two-servers.sh}, from
+ * server A): {@code remote-jms-required}/{@code remote-jms-not-supported} to B's JMS responders
+ * through {@link ServerB#JMS_FACTORY}, {@code remote-srq-required}/{@code remote-srq-not-supported}
+ * to B's {@link FabricResponderRequired}/{@link FabricResponderNotSupported} through
+ * {@link ServerB#SRQ_FACTORY}.
  */
 @ApplicationScoped
 public class RoundTrips {
@@ -35,12 +40,23 @@ public class RoundTrips {
 
     @PostConstruct
     void register() {
-        add(new JmsRoundTrip("jms-required", jms, JmsResponderRequired.QUEUE));
-        add(new JmsRoundTrip("jms-not-supported", jms, JmsResponderNotSupported.QUEUE));
-        add(new SrqRoundTrip("srq-required", srq, SrqResponderRequired.PORT));
-        add(new SrqRoundTrip("srq-not-supported", srq, SrqResponderNotSupported.PORT));
-        add(new SrqRoundTrip("srq-inline-required", srq, SrqResponderInlineRequired.PORT));
-        add(new SrqRoundTrip("srq-inline-not-supported", srq, SrqResponderInlineNotSupported.PORT));
+        add(new JmsRoundTrip("jms-required", () -> jms, JmsResponderRequired.QUEUE));
+        add(new JmsRoundTrip("jms-not-supported", () -> jms, JmsResponderNotSupported.QUEUE));
+        add(new SrqRoundTrip("srq-required", () -> srq, local(SrqResponderRequired.PORT)));
+        add(new SrqRoundTrip("srq-not-supported", () -> srq, local(SrqResponderNotSupported.PORT)));
+        add(new SrqRoundTrip("srq-inline-required", () -> srq, local(SrqResponderInlineRequired.PORT)));
+        add(new SrqRoundTrip("srq-inline-not-supported", () -> srq, local(SrqResponderInlineNotSupported.PORT)));
+        // server A to server B (two-servers.sh): B's JMS responders over A's remote connection factory,
+        // B's fabric responders over A's fabric connection definition
+        add(new JmsRoundTrip("remote-jms-required", ServerB::jms, JmsResponderRequired.QUEUE));
+        add(new JmsRoundTrip("remote-jms-not-supported", ServerB::jms, JmsResponderNotSupported.QUEUE));
+        add(new SrqRoundTrip("remote-srq-required", ServerB::srq, ServerB.activation(FabricResponderRequired.PORT)));
+        add(new SrqRoundTrip("remote-srq-not-supported", ServerB::srq,
+                ServerB.activation(FabricResponderNotSupported.PORT)));
+    }
+
+    private static InetSocketAddress local(int port) {
+        return new InetSocketAddress(ThroughputCase.SRQ_ADDRESS, port);
     }
 
     private void add(RoundTrip trip) {

@@ -7,6 +7,7 @@ import io.rdma.srq.api.SrqPeer;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 
 /**
  * Request/reply over pooled SRQs as an application writes it: per caller thread a pooled
@@ -20,18 +21,19 @@ public final class SrqRoundTrip implements RoundTrip {
     private static final Duration REPLY_TIMEOUT = Duration.ofMillis(RoundTrips.REPLY_TIMEOUT_MILLIS);
 
     private final String label;
-    private final SrqConnectionFactory factory;
+    private final Callable<SrqConnectionFactory> factory;
     private final InetSocketAddress responder;
 
     /**
      * @param label the case name
-     * @param factory the adapter's connection factory (pool of java:/eis/SrqConnectionFactory)
-     * @param port the responder activation's listenPort on {@link ThroughputCase#SRQ_ADDRESS}
+     * @param factory   gives the adapter's connection factory (pool of java:/eis/SrqConnectionFactory,
+     *                  or {@link ServerB#srq()}), asked at each {@link #open}
+     * @param responder the responder activation's listen address
      */
-    public SrqRoundTrip(String label, SrqConnectionFactory factory, int port) {
+    public SrqRoundTrip(String label, Callable<SrqConnectionFactory> factory, InetSocketAddress responder) {
         this.label = label;
         this.factory = factory;
-        this.responder = new InetSocketAddress(ThroughputCase.SRQ_ADDRESS, port);
+        this.responder = responder;
     }
 
     @Override
@@ -41,7 +43,7 @@ public final class SrqRoundTrip implements RoundTrip {
 
     @Override
     public Caller open(int size) throws Exception {
-        SrqConnection connection = factory.getConnection();
+        SrqConnection connection = factory.call().getConnection();
         try {
             SrqPeer peer = connection.connect(responder, CONNECT_TIMEOUT);
             return new SrqCaller(connection, peer, ByteBuffer.allocateDirect(size));

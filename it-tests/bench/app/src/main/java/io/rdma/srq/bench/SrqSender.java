@@ -8,7 +8,6 @@ import jakarta.ejb.Asynchronous;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.inject.Inject;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -18,8 +17,9 @@ import java.util.List;
 import java.util.concurrent.Future;
 
 /**
- * One sender of an SRQ throughput case, as an application sends: a pooled connection ({@code @Inject
- * SrqConnectionFactory}), {@code peers} {@link SrqPeer}s connected to the sink's listener, the
+ * One sender of an SRQ throughput case, as an application sends: a pooled connection of the
+ * case's connection factory ({@link ThroughputDriver}'s {@code @Inject SrqConnectionFactory}, or
+ * {@link ServerB#srq()}), {@code peers} {@link SrqPeer}s connected to the sink's listener, the
  * messages round-robin over them, then a flush of each (every message acknowledged by the receiver's
  * QP).
  */
@@ -28,11 +28,9 @@ public class SrqSender {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(120);
 
-    @Inject
-    SrqConnectionFactory factory;
-
     /**
-     * @param port     the sink activation's listenPort (on {@link ThroughputCase#SRQ_ADDRESS})
+     * @param factory  the adapter's connection factory
+     * @param remote   the sink activation's listen address
      * @param peers    connections to spread the messages over, ≥ 1
      * @param messages messages to send
      * @param size     bytes per message
@@ -42,8 +40,8 @@ public class SrqSender {
      */
     @Asynchronous
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
-    public Future<Long> send(int port, int peers, long messages, int size, SendProgress sent) throws Exception {
-        InetSocketAddress remote = new InetSocketAddress(ThroughputCase.SRQ_ADDRESS, port);
+    public Future<Long> send(SrqConnectionFactory factory, InetSocketAddress remote, int peers, long messages, int size,
+                             SendProgress sent) throws Exception {
         ByteBuffer message = ByteBuffer.allocateDirect(size);
         try (SrqConnection c = factory.getConnection()) {
             List<SrqPeer> connected = new ArrayList<>(peers);

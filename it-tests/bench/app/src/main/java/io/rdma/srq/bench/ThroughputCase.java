@@ -18,14 +18,28 @@ public enum ThroughputCase {
     /** (c) Artemis in-VM, NON_PERSISTENT, CMT REQUIRED ({@link JmsSinkRequired}) */
     JMS_REQUIRED("c-jms-required", Transport.JMS, JmsSinkRequired.QUEUE),
     /** (c) Artemis in-VM, NON_PERSISTENT, NOT_SUPPORTED ({@link JmsSinkNotSupported}) */
-    JMS_NOT_SUPPORTED("c-jms-not-supported", Transport.JMS, JmsSinkNotSupported.QUEUE);
+    JMS_NOT_SUPPORTED("c-jms-not-supported", Transport.JMS, JmsSinkNotSupported.QUEUE),
+    /**
+     * Two servers, sent on A: B's {@link FabricBatchSinkNotSupported} over A's fabric connection
+     * definition; B counts the deliveries (in this case there)
+     */
+    R_SRQ_BATCH_NOT_SUPPORTED("r-srq-batch-not-supported", Transport.FABRIC, "" + FabricBatchSinkNotSupported.PORT),
+    /**
+     * Two servers, sent on A: B's {@link JmsSinkNotSupported} over A's remote connection factory; B
+     * counts the deliveries in {@link #JMS_NOT_SUPPORTED}
+     */
+    R_JMS_NOT_SUPPORTED("r-jms-not-supported", Transport.JMS_REMOTE, JmsSinkNotSupported.QUEUE);
 
     /** How the senders reach the sink. */
     public enum Transport {
         /** SrqPeer connections of pooled connections to the activation's listener (port) */
         SRQ,
         /** JMS producers on java:/ConnectionFactory (in-VM) to the queue (JNDI name) */
-        JMS
+        JMS,
+        /** as SRQ, on {@link ServerB#SRQ_FACTORY} to server B's activation on {@link ServerB#ADDRESS} (port) */
+        FABRIC,
+        /** as JMS, on {@link ServerB#JMS_FACTORY} to server B's queue (JNDI name) */
+        JMS_REMOTE
     }
 
     /** The address of every SRQ sink activation (any address works on the soft device). */

@@ -1,8 +1,12 @@
 package io.rdma.srq.bench;
 
+import io.rdma.srq.api.SrqConnectionFactory;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.jms.ConnectionFactory;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -26,6 +30,12 @@ public class ThroughputDriver {
     @Inject
     JmsSender jmsSender;
 
+    @Inject
+    SrqConnectionFactory srq;
+
+    @Resource(lookup = "java:/ConnectionFactory")
+    ConnectionFactory jms;
+
     /**
      * @param c          the case
      * @param senders    sender threads, ≥ 1
@@ -34,10 +44,14 @@ public class ThroughputDriver {
      * @param size       bytes per message
      * @param timeoutMs  longest the run may take
      * @return what it measured
+     * @throws IllegalArgumentException for a case whose sink is on server B ({@link #send})
      * @throws Exception a sender's failure, or TimeoutException when deliveries fall short
      */
     public ThroughputResult run(ThroughputCase c, int senders, int peers, long messages, int size, long timeoutMs)
             throws Exception {
+        if (remote(c)) {
+            throw new IllegalArgumentException(c.label() + "'s sink is on server B: use send (mode=send)");
+        }
         long total = senders * messages;
         DeliveryCount deliveries = c.deliveries();
         long before = deliveries.count();
@@ -126,13 +140,46 @@ public class ThroughputDriver {
         return deliveries.reachedNanos() - deliveries.firstNanos();
     }
 
+    /**
+     * The sending half of a two-server run, on server A: {@code senders} senders into a case whose
+     * sink is on server B (which two-servers.sh has armed there and then asks for the delivery
+     * times, DrainServlet's {@code arm} and {@code drain} steps).
+     *
+     * @param c        a case whose transport reaches server B
+     * @param senders  sender threads, ≥ 1
+     * @param peers    as for {@link #run}
+     * @param messages messages per sender
+     * @param size     bytes per message
+     * @return first send to the last sender's end, ns
+     * @throws IllegalArgumentException for a case whose sink is in this server
+     * @throws Exception                a sender's failure
+     */
+    public long send(ThroughputCase c, int senders, int peers, long messages, int size) throws Exception {
+        if (!remote(c)) {
+            throw new IllegalArgumentException("send needs a case whose sink is on server B, got " + c.label());
+        }
+        SendProgress sent = new SendProgress();
+        for (Future<Long> f : startSenders(c, senders, peers, messages, size, sent)) {
+            f.get();
+        }
+        return System.nanoTime() - sent.firstSendNanos();
+    }
+
+    private static boolean remote(ThroughputCase c) {
+        return c.transport() == ThroughputCase.Transport.FABRIC || c.transport() == ThroughputCase.Transport.JMS_REMOTE;
+    }
+
     private List<Future<Long>> startSenders(ThroughputCase c, int senders, int peers, long messages, int size,
                                             SendProgress sent) throws Exception {
         List<Future<Long>> futures = new ArrayList<>(senders);
         for (int i = 0; i < senders; i++) {
             futures.add(switch (c.transport()) {
-                case SRQ -> srqSender.send(Integer.parseInt(c.destination()), peers, messages, size, sent);
-                case JMS -> jmsSender.send(c.destination(), messages, size, sent);
+                case SRQ -> srqSender.send(srq, new InetSocketAddress(ThroughputCase.SRQ_ADDRESS,
+                        Integer.parseInt(c.destination())), peers, messages, size, sent);
+                case JMS -> jmsSender.send(jms, c.destination(), messages, size, sent);
+                case FABRIC -> srqSender.send(ServerB.srq(), ServerB.activation(Integer.parseInt(c.destination())), peers,
+                        messages, size, sent);
+                case JMS_REMOTE -> jmsSender.send(ServerB.jms(), c.destination(), messages, size, sent);
             });
         }
         return futures;

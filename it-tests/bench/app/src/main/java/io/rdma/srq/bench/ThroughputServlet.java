@@ -10,7 +10,9 @@ import java.io.IOException;
 
 /**
  * {@code POST /srq-bench/throughput?case=a-srq-required&senders=2&peers=4&messages=50000&size=64&timeoutMs=120000}:
- * runs one measurement ({@link ThroughputDriver}) and answers its {@code key=value} lines;
+ * runs one measurement ({@link ThroughputDriver}) and answers its {@code key=value} lines; with
+ * {@code mode=send} (a case whose sink is on server B) only sends, and answers the send phase's
+ * {@code sent}, {@code sendMs} and {@code sendRate};
  * 400 for a bad parameter, 500 with the error when the run fails.
  */
 @WebServlet("/throughput")
@@ -40,7 +42,16 @@ public class ThroughputServlet extends HttpServlet {
             return;
         }
         try {
-            resp.getWriter().print(driver.run(c, senders, peers, messages, size, timeoutMs).toText());
+            if ("send".equals(req.getParameter("mode"))) {
+                long nanos = driver.send(c, senders, peers, messages, size);
+                resp.getWriter().print("case=" + c.label() + "\nsent=" + senders * messages + "\nsendMs=" + nanos / 1_000_000
+                        + "\nsendRate=" + Math.round(senders * messages * 1e9 / Math.max(1, nanos)) + "\n");
+            } else {
+                resp.getWriter().print(driver.run(c, senders, peers, messages, size, timeoutMs).toText());
+            }
+        } catch (IllegalArgumentException e) {
+            resp.setStatus(400);
+            resp.getWriter().println(e.getMessage());
         } catch (Exception e) {
             resp.setStatus(500);
             resp.getWriter().println(e);
