@@ -5,22 +5,12 @@ import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqMessage;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.ra.bench.EchoResponder;
-import io.rdma.srq.ra.testing.SoftAdapterTest;
-import io.rdma.srq.verbs.fabric.FabricProvider;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -29,7 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The adapter across two processes on the fabric provider: this JVM's pooled peer calls an
@@ -38,43 +27,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * answered with its own reply or fails with an {@link SrqCallException} within its own timeout —
  * succeeded + failed = issued, never another call's reply — and a call after that fails at once.
  */
-class LibfabricTwoProcessCallTest extends SoftAdapterTest {
-    private static final Duration T = Duration.ofSeconds(5);
-    private Process responder;
-
-    @BeforeEach
-    void startResponder() throws Exception {
-        assumeTrue(new FabricProvider().unavailableReason().isEmpty(),
-                () -> "libfabric with tcp MSG endpoints is not installed: " + new FabricProvider().unavailableReason());
-        mcf.setProvider("fabric");
-        mcf.setDevice("tcp");
-    }
+class LibfabricTwoProcessCallTest extends LibfabricAdapterTest {
+    private static final Duration T = Duration.ofSeconds(5); // the calls' timeout
+    private ChildJvm responder;
 
     @AfterEach
     void stopResponder() {
         if (responder != null) {
-            responder.destroyForcibly();
+            responder.close();
         }
     }
 
     private InetSocketAddress launch() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        responder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp", classPath,
-                EchoResponder.class.getName(), "fabric", "tcp", "127.0.0.1", String.valueOf(port))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(responder.getInputStream(), StandardCharsets.US_ASCII));
-        String line = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (java.io.IOException e) {
-                return null;
-            }
-        }).get(60, TimeUnit.SECONDS);
+        int port = ChildJvm.freePort();
+        responder = ChildJvm.start(EchoResponder.class, "fabric", "tcp", "127.0.0.1", String.valueOf(port));
+        String line = responder.nextLine(Duration.ofSeconds(60));
         assertTrue(line != null && line.startsWith("LISTENING"), "the responder JVM says it listens: " + line);
         return new InetSocketAddress("127.0.0.1", port);
     }
@@ -116,8 +83,7 @@ class LibfabricTwoProcessCallTest extends SoftAdapterTest {
                 Thread.sleep(5);
             }
             assertTrue(ok.get() >= 2_000, "2,000 calls answered before the kill, got " + ok.get() + " " + unexpected.get());
-            responder.destroyForcibly(); // SIGKILL: no FIN from the application, the kernel closes its sockets
-            responder.waitFor(10, TimeUnit.SECONDS);
+            responder.kill(); // SIGKILL: no FIN from the application, the kernel closes its sockets
             caller.join(Duration.ofSeconds(30));
             System.out.printf("two processes: %d calls answered, %d failed after SIGKILL in %d ms (call timeout %s)%n",
                     ok.get(), failed.get(), slowestFailureNanos.get() / 1_000_000, T);
