@@ -74,6 +74,8 @@ final class FabricContext extends ResourceBase implements Context {
     private final long rawDomain;
     private final MemorySegment fabric;
     private final MemorySegment domain;
+    /** The provider's mr_mode has FI_MR_LOCAL: buffers are registered (fi_mr_reg) and named by descriptor. */
+    private final boolean registersMemory;
     private final DeviceAttributes device;
     private final PortAttributes port;
     private final EventQueue<AsyncEvent> events = new EventQueue<>();
@@ -90,6 +92,8 @@ final class FabricContext extends ResourceBase implements Context {
         this.fabric = MemorySegment.ofAddress(rawFabric).reinterpret(scope(), null);
         this.domain = MemorySegment.ofAddress(rawDomain).reinterpret(scope(), null);
         MemorySegment i = baseInfo.reinterpret(fi_info.sizeof());
+        this.registersMemory = (fi_domain_attr.mr_mode(fi_info.domain_attr(i).reinterpret(fi_domain_attr.sizeof()))
+                & Fabric.FI_MR_LOCAL()) != 0;
         long txSize = fi_tx_attr.size(fi_info.tx_attr(i).reinterpret(fi_tx_attr.sizeof()));
         long maxMsg = fi_ep_attr.max_msg_size(fi_info.ep_attr(i).reinterpret(fi_ep_attr.sizeof()));
         this.device = DeviceAttributes.builder()
@@ -159,6 +163,21 @@ final class FabricContext extends ResourceBase implements Context {
 
     MemorySegment domain() {
         return domain;
+    }
+
+    /**
+     * {@return whether a send completes only once the peer acknowledged it, by the transport itself}
+     * The verbs provider's MSG endpoint is an RC QP (a send completes on the responder's ACK, and it
+     * offers no FI_DELIVERY_COMPLETE: fi_endpoint refuses it with ENODATA); tcp's completes when the
+     * socket took it, so there sends ask FI_DELIVERY_COMPLETE.
+     */
+    boolean sendCompletesOnAck() {
+        return "verbs".equals(provider);
+    }
+
+    /** {@return whether the provider asks local buffers registered (mr_mode FI_MR_LOCAL: verbs; tcp does not)} */
+    boolean registersMemory() {
+        return registersMemory;
     }
 
     FabricProgress progress() {

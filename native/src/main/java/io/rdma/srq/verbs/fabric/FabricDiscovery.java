@@ -66,7 +66,9 @@ public final class FabricDiscovery {
 
     /**
      * fi_getinfo(3) for reliable connected endpoints (FI_EP_MSG with FI_MSG), thread-safe domains
-     * (FI_THREAD_SAFE) and no mode bits (the provider may not use our operation contexts).
+     * (FI_THREAD_SAFE), the mr_mode bits FI_MR_LOCAL, FI_MR_VIRT_ADDR, FI_MR_ALLOCATED and
+     * FI_MR_PROV_KEY (the PD registers memory where the provider asks it: verbs does, tcp does not)
+     * and no mode bit but FI_RX_CQ_DATA (the provider may not use our operation contexts).
      *
      * @param provider the libfabric provider name, or null for any
      * @param node     a host to connect to or (with FI_SOURCE) to listen on, or null
@@ -80,8 +82,14 @@ public final class FabricDiscovery {
             MemorySegment hints = Fabric.fi_dupinfo(MemorySegment.NULL).reinterpret(fi_info.sizeof());
             fi_ep_attr.type(fi_info.ep_attr(hints).reinterpret(fi_ep_attr.sizeof()), Fabric.FI_EP_MSG());
             fi_info.caps(hints, Fabric.FI_MSG());
-            fi_domain_attr.threading(fi_info.domain_attr(hints).reinterpret(fi_domain_attr.sizeof()),
-                    Fabric.FI_THREAD_SAFE());
+            MemorySegment domainAttr = fi_info.domain_attr(hints).reinterpret(fi_domain_attr.sizeof());
+            fi_domain_attr.threading(domainAttr, Fabric.FI_THREAD_SAFE());
+            // the registration modes the PD honours (FabricProtectionDomain): verbs needs them all
+            fi_domain_attr.mr_mode(domainAttr, Fabric.FI_MR_LOCAL() | Fabric.FI_MR_VIRT_ADDR()
+                    | Fabric.FI_MR_ALLOCATED() | Fabric.FI_MR_PROV_KEY());
+            // receives are posted for every message with CQ data (a SEND with imm consumes one)
+            fi_info.mode(hints, Fabric.FI_RX_CQ_DATA());
+            fi_rx_attr.mode(fi_info.rx_attr(hints).reinterpret(fi_rx_attr.sizeof()), Fabric.FI_RX_CQ_DATA());
             MemorySegment fabricAttr = fi_info.fabric_attr(hints).reinterpret(fi_fabric_attr.sizeof());
             if (provider != null) {
                 fi_fabric_attr.prov_name(fabricAttr, arena.allocateFrom(provider));

@@ -8,6 +8,7 @@ import io.rdma.srq.verbs.ffi.fabric.fi_ops_cq;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_domain;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_eq;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_fabric;
+import io.rdma.srq.verbs.ffi.fabric.fi_ops_mr;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_msg;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_poll;
 import io.rdma.srq.verbs.ffi.fabric.fi_ops_wait;
@@ -17,6 +18,7 @@ import io.rdma.srq.verbs.ffi.fabric.fid_domain;
 import io.rdma.srq.verbs.ffi.fabric.fid_ep;
 import io.rdma.srq.verbs.ffi.fabric.fid_eq;
 import io.rdma.srq.verbs.ffi.fabric.fid_fabric;
+import io.rdma.srq.verbs.ffi.fabric.fid_mr;
 import io.rdma.srq.verbs.ffi.fabric.fid_pep;
 import io.rdma.srq.verbs.ffi.fabric.fid_poll;
 import io.rdma.srq.verbs.ffi.fabric.fid_wait;
@@ -78,6 +80,36 @@ public final class FabricOps {
 
     private static MemorySegment fabricOps(MemorySegment fabric) {
         return fid_fabric.ops(fabric.reinterpret(fid_fabric.sizeof())).reinterpret(fi_ops_fabric.sizeof());
+    }
+
+    /**
+     * fi_mr(3) fi_mr_reg: {@code domain->mr->reg(&domain->fid, buf, len, access, 0, requested_key, 0,
+     * mr, NULL)}.
+     *
+     * @param domain       the domain
+     * @param buf          the first byte
+     * @param len          bytes
+     * @param access       FI_SEND, FI_RECV, ...
+     * @param requestedKey the key asked for (ignored under FI_MR_PROV_KEY)
+     * @param mrOut        receives the struct fid_mr pointer
+     * @return 0 or a negative FI_E* value
+     */
+    public static int mrReg(MemorySegment domain, MemorySegment buf, long len, long access, long requestedKey,
+                            MemorySegment mrOut) {
+        MemorySegment ops = fid_domain.mr(domain.reinterpret(fid_domain.sizeof())).reinterpret(fi_ops_mr.sizeof());
+        return fi_ops_mr.reg.invoke(fi_ops_mr.reg(ops), domain, buf, len, access, 0, requestedKey, 0, mrOut,
+                MemorySegment.NULL);
+    }
+
+    /**
+     * fi_mr(3) fi_mr_desc: {@code mr->mem_desc}, the local descriptor a data transfer names the
+     * registered buffer with.
+     *
+     * @param mr the memory region (struct fid_mr)
+     * @return the descriptor (NULL where the provider needs none)
+     */
+    public static MemorySegment mrDesc(MemorySegment mr) {
+        return fid_mr.mem_desc(mr.reinterpret(fid_mr.sizeof()));
     }
 
     private static MemorySegment domainOps(MemorySegment domain) {

@@ -12,11 +12,13 @@ import io.rdma.srq.verbs.QpInitAttributes;
 import io.rdma.srq.verbs.QueuePair;
 import io.rdma.srq.verbs.SharedReceiveQueue;
 import io.rdma.srq.verbs.XrcDomain;
+import io.rdma.srq.verbs.ffi.fabric.Fabric;
 import io.rdma.srq.verbs.spi.RegistrationRules;
 import io.rdma.srq.verbs.spi.ResourceBase;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A PD of the fabric provider: the context's domain seen as a protection domain (libfabric has one
  * per domain; the verbs nouns ask several), holding the memory regions by key so that every WR's
- * buffer is checked against them.
+ * buffer is checked against them. Where the provider asks registration (mr_mode FI_MR_LOCAL: the
+ * verbs provider) a region is also fi_mr_reg'd and its descriptor goes with every WR on it.
  */
 final class FabricProtectionDomain extends ResourceBase implements ProtectionDomain {
     private final FabricContext context;
@@ -68,15 +71,29 @@ final class FabricProtectionDomain extends ResourceBase implements ProtectionDom
     private FabricMemoryRegion register(MemorySegment buffer, int access, Arena owned) {
         RegistrationRules.check(buffer, access);
         int key = context.nextNumber();
-        FabricMemoryRegion mr = new FabricMemoryRegion(this, buffer, owned, key);
+        long rawMr = 0;
+        if (context.registersMemory()) { // fi_mr_reg(3): the provider (verbs) registers it with the device
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
+                FabricOps.check("fi_mr_reg", FabricOps.mrReg(context.domain(), buffer, buffer.byteSize(),
+                        Fabric.FI_SEND() | Fabric.FI_RECV(), key, out));
+                rawMr = out.get(ValueLayout.ADDRESS, 0).address();
+            }
+        }
+        FabricMemoryRegion mr = new FabricMemoryRegion(this, buffer, owned, key, rawMr);
         regions.put(key, mr);
         return mr;
     }
 
-    /** {@return whether {@code [address, address + length)} lies in the open region with key {@code lkey}} */
-    boolean covers(int lkey, long address, int length) {
+    /**
+     * @param lkey    a WR's lkey
+     * @param address its SGE's first byte
+     * @param length  its SGE's bytes
+     * @return the open region with key {@code lkey} that holds {@code [address, address + length)}, or null
+     */
+    FabricMemoryRegion region(int lkey, long address, int length) {
         FabricMemoryRegion mr = regions.get(lkey);
-        return mr != null && mr.covers(address, length);
+        return mr != null && mr.covers(address, length) ? mr : null;
     }
 
     void deregistered(FabricMemoryRegion mr) {

@@ -5,7 +5,9 @@ import io.rdma.srq.api.VerbsException;
 import io.rdma.srq.verbs.Context;
 import io.rdma.srq.verbs.DeviceInfo;
 import io.rdma.srq.verbs.VerbsProvider;
+import io.rdma.srq.verbs.ffi.fabric.Fabric;
 
+import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -91,9 +93,25 @@ public final class FabricProvider implements VerbsProvider {
                 : "usable: " + usable.stream().map(c -> c.provider() + " (" + c.domain() + ")").distinct().toList();
     }
 
-    /** Any address: a libfabric provider such as tcp reaches every address through the host's network. */
+    /**
+     * The first device (fi_getinfo's preference) that can listen on {@code address}: fi_getinfo(3)
+     * with FI_SOURCE for it — verbs for an address of an RDMA device's netdev, tcp for any other
+     * address of this host; loopback and the wildcard bind no RDMA device (rdma_bind_addr(3)), so
+     * verbs is never theirs. Empty for an address no interface here has.
+     */
     @Override
     public Optional<String> deviceOfAddress(InetAddress address) {
-        return devices().stream().map(DeviceInfo::name).findFirst();
+        boolean noDevice = address.isLoopbackAddress() || address.isAnyLocalAddress(); // as rdma_bind_addr sees them
+        for (DeviceInfo d : devices()) { // fi_getinfo's preference: verbs (an RDMA device) before tcp where both serve it
+            if (noDevice && "verbs".equals(d.name())) {
+                continue;
+            }
+            MemorySegment info = FabricDiscovery.info(d.name(), address.getHostAddress(), null, Fabric.FI_SOURCE());
+            if (!info.equals(MemorySegment.NULL)) {
+                Fabric.fi_freeinfo(info);
+                return Optional.of(d.name());
+            }
+        }
+        return Optional.empty();
     }
 }

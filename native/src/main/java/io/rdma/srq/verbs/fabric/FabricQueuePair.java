@@ -163,7 +163,7 @@ final class FabricQueuePair extends ResourceBase implements QueuePair {
             fi_ep_attr.rx_ctx_cnt(fi_info.ep_attr(i).reinterpret(fi_ep_attr.sizeof()), Fabric.FI_SHARED_CONTEXT());
         }
         MemorySegment tx = fi_info.tx_attr(i).reinterpret(fi_tx_attr.sizeof());
-        if (DELIVERY_COMPLETE) {
+        if (DELIVERY_COMPLETE && !context.sendCompletesOnAck()) {
             fi_tx_attr.op_flags(tx, fi_tx_attr.op_flags(tx) | Fabric.FI_DELIVERY_COMPLETE());
         }
         MemorySegment out = scope().allocate(ValueLayout.ADDRESS);
@@ -251,7 +251,7 @@ final class FabricQueuePair extends ResourceBase implements QueuePair {
     public void postSend(long wrId, MemoryRegion mr, long offset, int length, Integer imm) {
         ensureOpen();
         if (!(mr instanceof FabricMemoryRegion region) || length < 0 || offset < 0
-                || !pd.covers(region.lkey(), region.address() + offset, length)) {
+                || pd.region(region.lkey(), region.address() + offset, length) == null) {
             throw new VerbsException("ibv_post_send", Errno.EINVAL, "the SGE [offset " + offset + ", length " + length
                     + "] is not inside a memory region of " + pd.kind());
         }
@@ -275,8 +275,8 @@ final class FabricQueuePair extends ResourceBase implements QueuePair {
                 int slot = freeSlot();
                 MemorySegment context = MemorySegment.ofAddress(slot + 1L);
                 rc = imm == null
-                        ? FabricOps.send(endpoint, buffer, length, MemorySegment.NULL, 0, context)
-                        : FabricOps.senddata(endpoint, buffer, length, MemorySegment.NULL, Integer.toUnsignedLong(imm),
+                        ? FabricOps.send(endpoint, buffer, length, region.desc(), 0, context)
+                        : FabricOps.senddata(endpoint, buffer, length, region.desc(), Integer.toUnsignedLong(imm),
                         0, context);
                 if (rc == 0) {
                     slotWrId[slot] = wrId;

@@ -136,7 +136,8 @@ final class FabricSharedReceiveQueue extends ResourceBase implements SharedRecei
         for (int i = 0; i < count; i++) {
             long address = wrs.address(i);
             int length = wrs.length(i);
-            if (!pd.covers(wrs.lkey(i), address, length)) {
+            FabricMemoryRegion region = pd.region(wrs.lkey(i), address, length);
+            if (region == null) {
                 wrs.markBad(i);
                 throw new PostReceiveException(Errno.EINVAL.value(), i, count);
             }
@@ -146,7 +147,7 @@ final class FabricSharedReceiveQueue extends ResourceBase implements SharedRecei
                     throw new PostReceiveException(Errno.ENOMEM.value(), i, count);
                 }
                 long rc = FabricOps.recv(srx, MemorySegment.ofAddress(address), Integer.toUnsignedLong(length),
-                        MemorySegment.NULL, Fabric.FI_ADDR_UNSPEC(), MemorySegment.ofAddress(wrs.wrId(i)));
+                        region.desc(), Fabric.FI_ADDR_UNSPEC(), MemorySegment.ofAddress(wrs.wrId(i)));
                 if (rc < 0) {
                     wrs.markBad(i);
                     throw new PostReceiveException((int) -rc, i, count);
