@@ -123,6 +123,39 @@ public interface SrqConnection extends AutoCloseable {
     SrqPeer connect(InetSocketAddress remote, String srqName, Duration timeout);
 
     /**
+     * Gets a peer for a service by name: an activation with {@code serviceName} (default: its srqName)
+     * publishes its listener as that service on its node, and this peer sends each call and send to
+     * one provider of the service — round robin over the providers listed now (by node, then
+     * address), over one pooled peer per provider on the SRQ {@value #DEFAULT_SRQ}. Providers come
+     * from the adapter's service directory: on WildFly with clustering (standalone-ha) every member's
+     * activations, through WildFly's {@code ServiceProviderRegistrar} (a provider withdrawn or whose
+     * node left is no longer chosen within 250 ms); elsewhere this server's own. Only providers over
+     * this connection definition's provider ({@code fabric} across servers) are chosen.
+     *
+     * <p><b>Failover.</b> A provider whose connect fails is passed over for 1 s and the call goes to
+     * the next one. A call in flight when its provider goes away ends with
+     * {@link PeerUnavailableException} (ENOTCONN, as soon as the connection is seen gone) or
+     * {@link CallTimedOutException} within its own timeout — never with another call's reply, and it is
+     * never sent again (the provider may have run it); the next call goes to a live provider. A
+     * provider that withdraws (undeploy, suspend) keeps serving for twice the directory's staleness
+     * before it stops, so calls routed to it meanwhile are answered.
+     *
+     * <p>The returned peer's {@link SrqPeer#remoteAddress()} is the provider the last call or send
+     * went to; {@link SrqPeer#receive} takes unsolicited messages of any of its providers;
+     * {@link SrqPeer#flush} and {@link SrqPeer#sent()} cover the providers it has used.
+     *
+     * @param service the service name: 1 to 128 letters, digits, '.', '-' or '_'
+     * @param timeout the longest this connect (and each later connect to a provider) takes
+     * @return the peer; it connects to a first provider before returning
+     * @throws IllegalArgumentException a name that is not a service name
+     * @throws PeerUnavailableException EHOSTUNREACH when no provider is listed within 2 s (or the
+     *                                  timeout, if shorter), naming the service and the members seen;
+     *                                  ECONNREFUSED and the like when every provider's connect failed
+     * @throws CallTimedOutException    ETIMEDOUT when no provider connected within {@code timeout}
+     */
+    SrqPeer connect(String service, Duration timeout);
+
+    /**
      * Returns the connection to the pool: memory registered through it is freed and calls still
      * waiting on its peers complete with ENOTCONN; SRQs and peers stay pooled. Idempotent.
      */

@@ -1,10 +1,10 @@
 package io.rdma.srq.ra;
 
 import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
+import io.rdma.srq.ra.support.MscRequirement;
 import io.rdma.srq.ra.support.RaLogger;
 
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Collection;
@@ -34,12 +34,10 @@ import java.util.function.Supplier;
  * MDB's own activity activates its endpoint again (should a suspend be cancelled between the
  * quiesce and an MDB's deactivation, that MDB's activation on resume replaces the quiesced one).
  *
- * <p>How it is reached: the rar's {@code META-INF/jboss-deployment-structure.xml} adds the modules
- * {@code org.jboss.as.server} and {@code org.jboss.msc}; an anonymous MSC service installed through
- * {@code CurrentServiceContainer} requires the capability {@code org.wildfly.server.suspend-controller}
- * and registers the activity when MSC starts it. All by reflection, so the adapter neither compiles against nor
- * needs WildFly: elsewhere {@link #register} returns null and deactivations drain one by one, as
- * before.
+ * <p>How it is reached: an {@link MscRequirement} on the capability
+ * {@code org.wildfly.server.suspend-controller} registers the activity when MSC starts it. All by
+ * reflection, so the adapter neither compiles against nor needs WildFly: elsewhere {@link #register}
+ * returns null and deactivations drain one by one, as before.
  */
 final class ServerSuspendDrain implements InvocationHandler {
     private static final String SERVICE = "org.wildfly.server.suspend-controller";
@@ -51,9 +49,7 @@ final class ServerSuspendDrain implements InvocationHandler {
     private final Method register;
     private final Method unregister;
     /** The MSC service that holds the suspend controller while it is up. */
-    private final Object service;
-    private final Method remove;
-    private final Object removeMode;
+    private MscRequirement service;
     private volatile Object controller;
 
     private ServerSuspendDrain(Supplier<Collection<SrqActivation>> activations, ClassLoader cl) throws Exception {
@@ -66,35 +62,6 @@ final class ServerSuspendDrain implements InvocationHandler {
         this.unregister = controllerType.getMethod("unregisterActivity",
                 Class.forName("org.jboss.as.server.suspend.SuspendableActivity", false, cl));
         this.activity = Proxy.newProxyInstance(cl, new Class<?>[]{serverActivity}, this);
-        // an anonymous MSC service that requires the controller's capability service: MSC hands it the
-        // value when it starts (the capability service's ServiceController.getValue is unsupported)
-        Class<?> serviceName = Class.forName("org.jboss.msc.service.ServiceName", false, cl);
-        Class<?> builderType = Class.forName("org.jboss.msc.service.ServiceBuilder", false, cl);
-        Class<?> serviceType = Class.forName("org.jboss.msc.Service", false, cl);
-        Class<?> serviceController = Class.forName("org.jboss.msc.service.ServiceController", false, cl);
-        Object container = Class.forName("org.jboss.as.server.CurrentServiceContainer", false, cl)
-                .getMethod("getServiceContainer").invoke(null);
-        Object builder = Class.forName("org.jboss.msc.service.ServiceTarget", false, cl).getMethod("addService")
-                .invoke(container);
-        Supplier<?> value = (Supplier<?>) builderType.getMethod("requires", serviceName)
-                .invoke(builder, serviceName.getMethod("parse", String.class).invoke(null, SERVICE));
-        Object instance = Proxy.newProxyInstance(cl, new Class<?>[]{serviceType}, (proxy, m, args) -> switch (m.getName()) {
-            case "start" -> {
-                registerWith(value.get());
-                yield null;
-            }
-            case "stop" -> {
-                unregister();
-                yield null;
-            }
-            case "equals" -> proxy == args[0];
-            case "hashCode" -> System.identityHashCode(proxy);
-            default -> "rdma-srq suspend drain service";
-        });
-        builderType.getMethod("setInstance", serviceType).invoke(builder, instance);
-        this.service = builderType.getMethod("install").invoke(builder);
-        this.remove = serviceController.getMethod("setMode", Class.forName(serviceController.getName() + "$Mode", false, cl));
-        this.removeMode = Enum.valueOf(remove.getParameterTypes()[0].asSubclass(Enum.class), "REMOVE");
     }
 
     /**
@@ -105,34 +72,45 @@ final class ServerSuspendDrain implements InvocationHandler {
      */
     static ServerSuspendDrain register(Supplier<Collection<SrqActivation>> activations) {
         try {
-            return new ServerSuspendDrain(activations, ServerSuspendDrain.class.getClassLoader());
+            ClassLoader cl = ServerSuspendDrain.class.getClassLoader();
+            ServerSuspendDrain drain = new ServerSuspendDrain(activations, cl);
+            drain.service = MscRequirement.install(SERVICE, "rdma-srq suspend drain service", drain::registerWith,
+                    drain::unregister, cl);
+            return drain;
         } catch (Exception | LinkageError e) {
-            RaLogger.LOG.noSuspendController(String.valueOf(e instanceof InvocationTargetException i ? i.getCause() : e));
+            RaLogger.LOG.noSuspendController(MscRequirement.describe(e));
             return null;
         }
     }
 
-    private void registerWith(Object suspendController) throws ReflectiveOperationException {
-        register.invoke(suspendController, activity);
+    private void registerWith(Object suspendController) {
+        invoke(register, suspendController);
         controller = suspendController;
         RaLogger.LOG.suspendDrainRegistered();
     }
 
-    /** Removes the activity from the server's suspend controller. */
-    private void unregister() throws ReflectiveOperationException {
+    /** Removes the activity from the server's suspend controller; idempotent. */
+    private void unregister() {
         Object c = controller;
         controller = null;
         if (c != null) {
-            unregister.invoke(c, activity);
+            invoke(unregister, c);
+        }
+    }
+
+    private void invoke(Method m, Object suspendController) {
+        try {
+            m.invoke(suspendController, activity);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("SuspendController." + m.getName(), e);
         }
     }
 
     /** Removes the activity and the MSC service (adapter stop). */
     void close() {
         try {
-            unregister();
-            remove.invoke(service, removeMode);
-        } catch (ReflectiveOperationException e) {
+            service.close();
+        } catch (ReflectiveOperationException | RuntimeException e) {
             RaLogger.LOG.noSuspendController(e.toString());
         }
     }

@@ -2,6 +2,9 @@ package io.rdma.srq.ra;
 
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqLimitReached;
+import io.rdma.srq.ra.cluster.LocalServiceDirectory;
+import io.rdma.srq.ra.cluster.ServiceDirectories;
+import io.rdma.srq.ra.cluster.ServiceDirectory;
 import io.rdma.srq.ra.inbound.events.CdiEventSink;
 import io.rdma.srq.ra.inbound.events.EventSink;
 import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
@@ -54,7 +57,7 @@ import java.util.concurrent.ConcurrentHashMap;
         version = "0.1", transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction,
         reauthenticationSupport = false)
 public class SrqResourceAdapter implements ResourceAdapter, ActivationStatisticsSource, PooledConnectionRegistry,
-        KeyRing.Source, ActivationViews, Statistics {
+        KeyRing.Source, ActivationViews, Statistics, ServiceDirectory.Source {
     /** Deactivation bound per activation. */
     public static final Duration DEACTIVATION_BOUND = Duration.ofSeconds(10);
 
@@ -63,6 +66,10 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     private volatile BootstrapContext bootstrap;
     /** Null outside WildFly. */
     private volatile ServerSuspendDrain suspendDrain;
+    /** Null before start and after stop. */
+    private volatile ServiceDirectories.Opened directory;
+    /** The directory before start (a property check needs one): this JVM's. */
+    private final ServiceDirectory unstarted = new LocalServiceDirectory("localhost");
     @ConfigProperty(confidential = true, description = "Admission keys: alias=base64key entries (at least 32 bytes each) "
             + "separated by commas; set it to a credential-store expression (${ENC::...}), never to the keys themselves")
     private String authKeys = "";
@@ -84,6 +91,7 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
             throw new ResourceAdapterInternalException("system property " + e.getMessage());
         }
         this.bootstrap = ctx;
+        directory = ServiceDirectories.open(SrqResourceAdapter.class.getClassLoader());
         ActivationDirectory.started(this);
         suspendDrain = ServerSuspendDrain.register(activations::values);
         RaLogger.LOG.adapterStarted();
@@ -107,6 +115,11 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
         for (MessageEndpointFactory f : List.copyOf(activations.keySet())) {
             attempt("deactivating " + f.getEndpointClass().getName(), () -> endpointDeactivation(f, null));
         }
+        ServiceDirectories.Opened d2 = directory;
+        directory = null;
+        if (d2 != null) {
+            attempt("letting go of the service directory", d2::close);
+        }
         List<ManagedConnection> pooled = List.copyOf(open);
         open.clear();
         for (ManagedConnection mc : pooled) {
@@ -129,6 +142,16 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     private jakarta.transaction.TransactionSynchronizationRegistry transactionRegistry() {
         BootstrapContext b = bootstrap;
         return b == null ? null : b.getTransactionSynchronizationRegistry();
+    }
+
+    /**
+     * {@inheritDoc} WildFly's clustering registrar where the server has one (standalone-ha), else
+     * this JVM's ({@link ServiceDirectories}).
+     */
+    @Override
+    public ServiceDirectory serviceDirectory() {
+        ServiceDirectories.Opened d = directory;
+        return d == null ? unstarted : d.directory();
     }
 
     /** @return authKeys text (confidential) */

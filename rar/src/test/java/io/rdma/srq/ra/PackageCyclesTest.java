@@ -12,8 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The adapter's packages depend on each other one way: {@code support} ← {@code support.admission} ←
- * {@code management} ← {@code inbound}, {@code outbound} ← {@code ra}; inbound and outbound never on
- * each other; support, admission and management on neither. Inside inbound, by concern:
+ * {@code management} ← {@code inbound}, {@code outbound} ← {@code ra}, and {@code support} ← {@code cluster}
+ * (the service directory) ← {@code inbound}, {@code outbound}; inbound and outbound never on each
+ * other; support, admission, management and cluster on neither. Inside inbound, by concern:
  * {@code inbound} (the JavaBean ActivationSpec) → {@code lifecycle} (the activation's state machine,
  * its runs, recovery) → {@code delivery} (poller, delivery, lanes, receive and retained buffers,
  * failure pause, endpoint pool) → {@code connections} (listener, connector, links, half-open and
@@ -32,11 +33,14 @@ class PackageCyclesTest {
                 "admission uses support only (its logger)");
         assertTrue(Set.of("io.rdma.srq.ra.support", "io.rdma.srq.ra.support.admission")
                 .containsAll(g.edges().get("io.rdma.srq.ra.management")), "management uses support (and admission's reasons) only");
-        Set<String> lower = Set.of("io.rdma.srq.ra.support", "io.rdma.srq.ra.support.admission", "io.rdma.srq.ra.management");
+        assertEquals(Set.of("io.rdma.srq.ra.support"), g.edges().get("io.rdma.srq.ra.cluster"),
+                "cluster (the service directory) uses support only");
+        Set<String> lower = Set.of("io.rdma.srq.ra.support", "io.rdma.srq.ra.support.admission", "io.rdma.srq.ra.management",
+                "io.rdma.srq.ra.cluster");
         Set<String> inbound = g.edges().keySet().stream().filter(p -> p.startsWith("io.rdma.srq.ra.inbound"))
                 .flatMap(p -> g.edges().get(p).stream()).filter(p -> !p.startsWith("io.rdma.srq.ra.inbound"))
                 .collect(java.util.stream.Collectors.toSet());
-        assertTrue(lower.containsAll(inbound), "inbound uses support, admission and management only: " + inbound);
+        assertTrue(lower.containsAll(inbound), "inbound uses support, admission, management and cluster only: " + inbound);
         String in = "io.rdma.srq.ra.inbound";
         assertOnly(g, in + ".config", Set.of());
         assertOnly(g, in + ".events", Set.of());
@@ -44,7 +48,7 @@ class PackageCyclesTest {
         assertOnly(g, in + ".delivery", Set.of(in + ".config", in + ".events", in + ".connections"));
         assertOnly(g, in + ".lifecycle", Set.of(in + ".config", in + ".events", in + ".connections", in + ".delivery"));
         assertOnly(g, in, Set.of(in + ".config", in + ".lifecycle", in + ".delivery", in + ".connections", in + ".events"));
-        assertTrue(lower.containsAll(g.edges().get("io.rdma.srq.ra.outbound")), "outbound uses support, admission and management only");
+        assertTrue(lower.containsAll(g.edges().get("io.rdma.srq.ra.outbound")), "outbound uses support, admission, management and cluster only");
     }
 
     /** {@code pkg} uses no inbound package but {@code allowed} (and the lower adapter packages). */

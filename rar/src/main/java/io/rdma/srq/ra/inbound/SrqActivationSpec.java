@@ -1,5 +1,8 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.ra.cluster.LocalServiceDirectory;
+import io.rdma.srq.ra.cluster.ServiceDirectory;
+import io.rdma.srq.ra.cluster.ServiceEndpoint;
 import io.rdma.srq.ra.inbound.config.InboundConfig;
 import io.rdma.srq.ra.inbound.lifecycle.Backoff;
 
@@ -62,6 +65,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private String listen = d(LISTEN);
     private String listenAddress = d(LISTEN_ADDRESS);
     private String listenPort = d(LISTEN_PORT);
+    private String serviceName = d(SERVICE_NAME);
     private String initialFill = d(INITIAL_FILL);
     private String replenishPolicy = d(REPLENISH_POLICY);
     private String replyBufferSize = d(REPLY_BUFFER_SIZE);
@@ -117,7 +121,8 @@ public class SrqActivationSpec implements ActivationSpec {
                 admission(), FabricProperties.parse(CHECK, trafficClass, ackTimeout, retryCount, rnrRetryCount),
                 CHECK.oneOf("ordering", ordering, InboundConfig.Ordering.class),
                 MAX_HELD_PER_CONNECTION.parse(CHECK, blankTo(maxHeldPerConnection,
-                        String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(SrqProperty.MAX_BATCH, maxWr), maxWr), CHECK);
+                        String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(SrqProperty.MAX_BATCH, maxWr), maxWr),
+                serviceName(listening), directory(), CHECK);
     }
 
     /** @return maxHeldPerConnection when blank: an eighth of srqMaxWr, at least one poll of the CQ (or srqMaxWr) */
@@ -168,6 +173,28 @@ public class SrqActivationSpec implements ActivationSpec {
         InetAddress address = listenAddress();
         int port = LISTEN_PORT.parse(CHECK, listenPort);
         return new InetSocketAddress(address, port);
+    }
+
+    /**
+     * serviceName: checked when set; blank means srqName (else the endpoint class's name, decided at
+     * activation), so blank is returned as "".
+     *
+     * @param listening where the activation listens; null: it publishes nothing
+     * @return the service name, "" for the default, or null when nothing is published
+     */
+    private String serviceName(InetSocketAddress listening) throws InvalidPropertyException {
+        String v = serviceName == null ? "" : serviceName.trim();
+        if (!v.isEmpty() && !ServiceEndpoint.isName(v)) {
+            throw CHECK.invalid("serviceName", "serviceName must be " + ServiceEndpoint.NAME_RULE + " (empty: srqName), got '"
+                    + v + "'");
+        }
+        return listening == null ? null : v;
+    }
+
+    /** @return the resource adapter's service directory, or one of this JVM when there is no adapter */
+    private ServiceDirectory directory() {
+        return resourceAdapter instanceof ServiceDirectory.Source source ? source.serviceDirectory()
+                : new LocalServiceDirectory("localhost");
     }
 
     /** The admission properties: allowedPeers, maxConnections, maxConnectionsPerPeer, connectRateLimit, authKey, tokenMaxAge. */
@@ -595,6 +622,18 @@ public class SrqActivationSpec implements ActivationSpec {
      */
     public void setListenPort(String listenPort) {
         this.listenPort = listenPort;
+    }
+
+    /** @return the text of {@link SrqProperty#SERVICE_NAME} */
+    public String getServiceName() {
+        return serviceName;
+    }
+
+    /**
+     * @param serviceName the text of {@link SrqProperty#SERVICE_NAME} (its type, range, default and meaning)
+     */
+    public void setServiceName(String serviceName) {
+        this.serviceName = serviceName;
     }
 
     /** @return the text of {@link SrqProperty#INITIAL_FILL} */

@@ -11,6 +11,7 @@ import io.rdma.srq.api.SrqHandle;
 import io.rdma.srq.api.SrqPeer;
 import io.rdma.srq.api.SrqCallException;
 import io.rdma.srq.api.VerbsException;
+import io.rdma.srq.ra.cluster.ServiceEndpoint;
 import io.rdma.srq.ra.support.RaLogger;
 import io.rdma.srq.ra.support.Teardown;
 
@@ -33,6 +34,7 @@ public final class SrqConnectionHandle implements SrqConnection {
     private volatile SrqManagedConnection mc;
     private final List<RegisteredMemoryImpl> memory = new CopyOnWriteArrayList<>();
     private final List<SrqPeerImpl> peers = new CopyOnWriteArrayList<>();
+    private final List<ServicePeer> servicePeers = new CopyOnWriteArrayList<>();
 
     SrqConnectionHandle(SrqManagedConnection mc) {
         this.mc = mc;
@@ -111,6 +113,26 @@ public final class SrqConnectionHandle implements SrqConnection {
     }
 
     @Override
+    public SrqPeer connect(String service, Duration timeout) {
+        Objects.requireNonNull(service, "service");
+        SrqPeerImpl.checked(timeout, "connect", false);
+        if (!ServiceEndpoint.isName(service)) {
+            throw new IllegalArgumentException("service name '" + service + "' must be " + ServiceEndpoint.NAME_RULE);
+        }
+        SrqManagedConnection m = mc();
+        ServicePeer p = new ServicePeer(this, service, m.factory().serviceDirectory(), m.context().providerName(),
+                timeout, servicePeers::remove);
+        servicePeers.add(p);
+        try {
+            p.connectFirst(timeout);
+        } catch (RuntimeException e) {
+            p.close();
+            throw e;
+        }
+        return p;
+    }
+
+    @Override
     public void close() {
         SrqManagedConnection m = mc;
         if (m == null) {
@@ -131,7 +153,8 @@ public final class SrqConnectionHandle implements SrqConnection {
      */
     void invalidate(Teardown teardown) {
         mc = null;
-        teardown.closeAll(List.copyOf(peers)).closeAll(List.copyOf(memory));
+        teardown.closeAll(List.copyOf(servicePeers)).closeAll(List.copyOf(peers)).closeAll(List.copyOf(memory));
+        servicePeers.clear();
         peers.clear();
         memory.clear();
     }

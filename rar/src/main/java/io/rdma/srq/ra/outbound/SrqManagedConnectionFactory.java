@@ -1,5 +1,7 @@
 package io.rdma.srq.ra.outbound;
 
+import io.rdma.srq.ra.cluster.LocalServiceDirectory;
+import io.rdma.srq.ra.cluster.ServiceDirectory;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
 import io.rdma.srq.ra.management.DefinitionView;
@@ -88,6 +90,8 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private String rnrRetryCount = d(SrqProperty.RNR_RETRY_COUNT);
 
     private transient ResourceAdapter resourceAdapter;
+    /** The directory of a definition without a resource adapter: nothing publishes into it. */
+    private static final ServiceDirectory NO_ADAPTER = new LocalServiceDirectory("localhost");
     private transient ReceiveService receiveService;
     private transient PrintWriter logWriter;
     private final AtomicBoolean deviceLogged = new AtomicBoolean();
@@ -247,6 +251,11 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     @Override
     public StatisticsPlugin getStatistics() {
         return statistics;
+    }
+
+    /** {@return the resource adapter's service directory (calls by service name), or this JVM's without an adapter} */
+    ServiceDirectory serviceDirectory() {
+        return resourceAdapter instanceof ServiceDirectory.Source source ? source.serviceDirectory() : NO_ADAPTER;
     }
 
     /**

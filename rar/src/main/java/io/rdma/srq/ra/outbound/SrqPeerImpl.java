@@ -166,7 +166,7 @@ final class SrqPeerImpl implements SrqPeer {
      * @return {@code timeout}
      * @throws IllegalArgumentException when null, negative, 0 where not allowed, or above {@link #MAX_TIMEOUT}
      */
-    private static Duration checked(Duration timeout, String what, boolean zeroAllowed) {
+    static Duration checked(Duration timeout, String what, boolean zeroAllowed) {
         if (timeout == null || timeout.isNegative() || (timeout.isZero() && !zeroAllowed)
                 || timeout.compareTo(MAX_TIMEOUT) > 0) {
             throw new IllegalArgumentException("the " + what + " timeout must be " + (zeroAllowed ? ">= 0" : "> 0")

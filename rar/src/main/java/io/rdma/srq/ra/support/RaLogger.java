@@ -20,6 +20,7 @@ import org.jboss.logging.annotations.MessageLogger;
  *   <li>200–299: admission control (who may connect)</li>
  *   <li>300–399: inbound delivery (redelivery, dead letters, drain at stop)</li>
  *   <li>400–499: faults and recovery (device loss, link events)</li>
+ *   <li>500–599: services and the cluster (publications, calls by service name, failover)</li>
  * </ul>
  */
 @MessageLogger(projectCode = "SRQRA", length = 4)
@@ -288,4 +289,30 @@ public interface RaLogger extends BasicLogger {
             + "within drainTimeout, else counted undelivered) and opened again at once, then with backoff up to %d ms "
             + "(counted in loop-failures)")
     void loopDied(String activation, String what, long maxMs);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 500, value = "service directory: %s, %d member(s) seen; activations publish their endpoints there "
+            + "and calls by service name read it")
+    void clusterDirectoryReady(String directory, int members);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 501, value = "service directory: this JVM only (%s); calls by service name reach this server's "
+            + "activations")
+    void noClusterDirectory(String why);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 502, value = "activation %s: published service %s in %s")
+    void servicePublished(String activation, Object endpoint, String directory);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 503, value = "activation %s: withdrew service %s; serving %d ms more before it stops accepting calls")
+    void serviceWithdrawn(String activation, Object endpoint, long graceMillis);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 504, value = "activation %s: not published as a service: %s")
+    void serviceNotPublished(String activation, String why);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 505, value = "service %s: provider %s failed (%s); the call goes to another provider")
+    void serviceFailover(String service, Object provider, String why);
 }

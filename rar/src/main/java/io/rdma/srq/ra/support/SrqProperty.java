@@ -78,6 +78,9 @@ public enum SrqProperty {
             "an IP address of the device's interface to listen on (0.0.0.0 or :: for all)"),
     LISTEN_PORT("listenPort", Kind.INTEGER, "", 0, 65535, null, "7471", null, "0 = any free port",
             "the rdma_cm port to listen on; 0: any free port"),
+    SERVICE_NAME("serviceName", Kind.TEXT, "", 0, 0, "1 to 128 letters, digits, '.', '-', '_', or empty", "", null,
+            null, "the service name the listener is published as, for calls by service name (the cluster's directory);"
+            + " empty: srqName, else the endpoint class's simple name (published only if that is a valid name)"),
     INITIAL_FILL("initialFill", Kind.INTEGER, "WRs", 0, Integer.MAX_VALUE, "srqLimit + 1..srqMaxWr", "", null,
             "receive WRs posted at start: more than srqLimit, at most srqMaxWr",
             "receive WRs posted at start; empty: 4 × srqLimit, at most srqMaxWr (srqMaxWr when srqLimit is 0)"),

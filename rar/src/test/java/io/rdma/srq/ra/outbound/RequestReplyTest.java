@@ -266,7 +266,7 @@ class RequestReplyTest extends SoftAdapterTest {
             assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
             VerbsException send = assertThrows(VerbsException.class, () -> peer.send(request(0, 2)));
             assertEquals("ENOTCONN", send.errnoName(), "a send to a peer known gone fails at once, not at flush");
-            assertThrows(NullPointerException.class, () -> c.connect(null, T));
+            assertThrows(NullPointerException.class, () -> c.connect((java.net.InetSocketAddress) null, T));
         }
     }
 

@@ -3,6 +3,7 @@ package io.rdma.srq.ra.inbound.config;
 
 import io.rdma.srq.api.DeviceAttributes;
 import io.rdma.srq.api.SrqAttributes;
+import io.rdma.srq.ra.cluster.ServiceDirectory;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.SrqSizing;
@@ -52,6 +53,9 @@ import java.time.Duration;
  *                          delivery in progress under ordering=connection, min(32, srqMaxWr)..srqMaxWr;
  *                          beyond it its messages are copied out of the SRQ ({@link io.rdma.srq.ra.inbound.delivery.ConnectionLanes});
  *                          also the receive buffers one connection may keep retained ({@link io.rdma.srq.ra.inbound.delivery.RetainedBuffers})
+ * @param serviceName       the service the listener is published as; "" for the default (srqName, else
+ *                          the endpoint class's simple name); null: nothing published (listen=false)
+ * @param directory         where it is published: the adapter's {@link ServiceDirectory}
  * @param check                the JavaBean's property check: errors found when the device is opened name
  *                             the activation spec's property
  */
@@ -62,7 +66,8 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
                             int maxDeliveryAttempts, int maxBatchSize, Duration replyTimeout,
                             int maxSequentialDeliveryFailures, Duration pauseTimeout,
                             Admission.Policy admission, ConnectionParameters fabric,
-                            Ordering ordering, int maxHeldPerConnection, PropertyCheck check) {
+                            Ordering ordering, int maxHeldPerConnection, String serviceName,
+                            ServiceDirectory directory, PropertyCheck check) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

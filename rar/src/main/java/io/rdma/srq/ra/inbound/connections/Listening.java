@@ -8,7 +8,14 @@ import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.Context;
 
+import io.rdma.srq.ra.cluster.ServiceDirectory;
+import io.rdma.srq.ra.cluster.ServiceEndpoint;
+import io.rdma.srq.ra.support.RaLogger;
+
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -21,13 +28,22 @@ import java.util.Optional;
 public final class Listening implements AutoCloseable {
     /** The listener's backlog: connection requests rdma_cm queues before the control loop takes them. */
     static final int BACKLOG = 128;
+    private final AtomicBoolean withdrawn = new AtomicBoolean();
 
     private final CmListener listener;
     private final ListenerRegistry.Claim claim;
+    /** Null when not published. */
+    private final Published published;
 
-    private Listening(CmListener listener, ListenerRegistry.Claim claim) {
+    private Listening(CmListener listener, ListenerRegistry.Claim claim, Published published) {
         this.listener = listener;
         this.claim = claim;
+        this.published = published;
+    }
+
+    /** The listener's publication in the adapter's service directory. */
+    private record Published(String activation, ServiceEndpoint endpoint, ServiceDirectory.Publication publication,
+                             ServiceDirectory directory) {
     }
 
     /**
@@ -40,19 +56,91 @@ public final class Listening implements AutoCloseable {
      */
     public static Listening open(String name, Context context, InboundConfig config) throws VerbsException {
         if (config.listenAddress() == null) {
-            return new Listening(null, null);
+            return new Listening(null, null, null);
         }
         ListenerRegistry.Claim requested = ListenerRegistry.claim(config.listenAddress(), name);
         CmListener l = null;
         try {
             l = context.listen(config.listenAddress(), BACKLOG);
             ListenerRegistry.Claim claim = requested != null ? requested : ListenerRegistry.claim(l.localAddress(), name);
-            return new Listening(l, claim);
+            try {
+                return new Listening(l, claim, publish(name, context, config, l.localAddress()));
+            } catch (RuntimeException e) {
+                throw requested == null ? Teardown.rollback(e, claim) : e; // the outer catch releases a requested claim
+            }
         } catch (VerbsException e) {
             throw Teardown.rollback(e, l, requested);
         } catch (RuntimeException e) {
             throw Teardown.rollback(e, l, requested);
         }
+    }
+
+    /**
+     * Publishes the listener as the activation's service (serviceName, else the activation's name),
+     * a wildcard listener at this host's address (InetAddress.getLocalHost).
+     *
+     * @return the publication, or null: nothing to publish, or the default name is not a service name
+     * @throws IllegalArgumentException naming serviceName: the service is published on this node over
+     *                                  another transport (a clash)
+     */
+    private static Published publish(String name, Context context, InboundConfig config, InetSocketAddress bound) {
+        if (config.serviceName() == null) {
+            return null;
+        }
+        String service = config.serviceName().isEmpty() ? name : config.serviceName();
+        if (!ServiceEndpoint.isName(service)) {
+            RaLogger.LOG.serviceNotPublished(name, "its name '" + service + "' is not a service name ("
+                    + ServiceEndpoint.NAME_RULE + "); set serviceName to publish it");
+            return null;
+        }
+        InetSocketAddress reachable = bound;
+        if (bound.getAddress().isAnyLocalAddress()) {
+            try {
+                reachable = new InetSocketAddress(InetAddress.getLocalHost(), bound.getPort());
+            } catch (UnknownHostException e) {
+                RaLogger.LOG.serviceNotPublished(name, "it listens on every address and this host's address is unknown ("
+                        + e.getMessage() + "); set listenAddress to publish it");
+                return null;
+            }
+        }
+        ServiceEndpoint endpoint = new ServiceEndpoint(service, context.providerName(), reachable);
+        ServiceDirectory directory = config.directory();
+        ServiceDirectory.Publication p;
+        try {
+            p = directory.publish(endpoint);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("serviceName: " + e.getMessage(), e);
+        }
+        RaLogger.LOG.servicePublished(name, endpoint, directory.describe());
+        return new Published(name, endpoint, p, directory);
+    }
+
+    /**
+     * Withdraws the publication, if any, and keeps serving for the directory's
+     * {@link ServiceDirectory#withdrawGrace}, so that no caller routes a call here after the listener
+     * stops; idempotent (the wait only the first time).
+     *
+     * @param wait whether to wait (false when nothing can be served any more: a lost device)
+     */
+    public void withdraw(boolean wait) {
+        if (published == null || !withdrawn.compareAndSet(false, true)) {
+            return;
+        }
+        published.publication().close();
+        Duration grace = wait ? published.directory().withdrawGrace(published.endpoint().service()) : Duration.ZERO;
+        RaLogger.LOG.serviceWithdrawn(published.activation(), published.endpoint(), grace.toMillis());
+        if (!grace.isZero()) {
+            try {
+                Thread.sleep(grace);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** {@return the published endpoint, or null when the listener is not published (or withdrawn)} */
+    public ServiceEndpoint publishedEndpoint() {
+        return published == null || withdrawn.get() ? null : published.endpoint();
     }
 
     /** @return whether it listens */
@@ -90,9 +178,13 @@ public final class Listening implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** Closes the listener (and every accepted connection id) and releases the address, quietly. */
+    /**
+     * Withdraws the publication (without waiting, if {@link #withdraw} did not run), closes the
+     * listener (and every accepted connection id) and releases the address, quietly.
+     */
     @Override
     public void close() {
+        withdraw(false);
         Teardown.quietly(listener);
         if (claim != null) {
             claim.close();

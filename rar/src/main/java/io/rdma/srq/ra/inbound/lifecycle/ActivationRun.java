@@ -277,6 +277,7 @@ final class ActivationRun {
                 return;
             }
             quiesced = true;
+            listener.withdraw(!deviceLost); // callers by name move on first; nothing waits for a lost device
             long loops = System.nanoTime() + LOOP_BOUND.toNanos();
             control.release();
             if (connector != null) {
