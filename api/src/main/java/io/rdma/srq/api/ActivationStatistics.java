@@ -96,7 +96,7 @@ public final class ActivationStatistics {
         return delivered;
     }
 
-    /** {@return messages received (acknowledged to their sender) but never delivered: left in the CQ or in a batch when deactivation's drain timeout passed} */
+    /** {@return messages received (acknowledged to their sender) but never delivered: left in the CQ or in a batch when deactivation's drain timeout passed, or calls the endpoint refused before they ran (a stopping MDB), answered "not run" to their callers} */
     public long undelivered() {
         return undelivered;
     }

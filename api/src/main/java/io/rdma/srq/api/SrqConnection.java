@@ -138,7 +138,9 @@ public interface SrqConnection extends AutoCloseable {
      * {@link CallTimedOutException} within its own timeout — never with another call's reply, and it is
      * never sent again (the provider may have run it); the next call goes to a live provider. A
      * provider that withdraws (undeploy, suspend) keeps serving for twice the directory's staleness
-     * before it stops, so calls routed to it meanwhile are answered.
+     * before it stops, so calls routed to it meanwhile are answered; a call its MDB refuses before
+     * running it (WildFly stops an MDB's invocations at undeploy before the adapter hears of it) is
+     * answered "not run" and sent to another provider within the call's timeout.
      *
      * <p>The returned peer's {@link SrqPeer#remoteAddress()} is the provider the last call or send
      * went to; {@link SrqPeer#receive} takes unsolicited messages of any of its providers;

@@ -102,7 +102,10 @@ public interface SrqPeer extends AutoCloseable {
      *                                  waiting thread was interrupted
      * @throws PeerUnavailableException ENOTCONN at once when the peer disconnects or the handle closes
      *                                  during the call; EIO when the QP went to the error state (e.g. a
-     *                                  reply longer than the pooled connection's receiveBufferSize)
+     *                                  reply longer than the pooled connection's receiveBufferSize);
+     *                                  ECANCELED when an activation of this adapter answered "not run":
+     *                                  its endpoint refused the request before the listener ran (an MDB
+     *                                  that is stopping), so it may be sent again, elsewhere
      * @throws MessageTooLargeException EMSGSIZE above sendBufferSize
      * @throws DeviceLostException      ENODEV when the device is lost
      */

@@ -26,14 +26,17 @@ public final class ServiceDirectories {
     private ServiceDirectories() {
     }
 
-    /** The adapter's directory and what to close at adapter stop. */
-    public interface Opened extends AutoCloseable {
-        /** {@return the directory} */
-        ServiceDirectory directory();
-
-        /** Lets go of the registrar (the MSC service is removed); nothing for a local directory. */
+    /**
+     * The adapter's directory and what to close at adapter stop.
+     *
+     * @param directory the directory
+     * @param release   lets go of the registrar (the MSC service is removed); nothing for a local directory
+     */
+    public record Opened(ServiceDirectory directory, Runnable release) implements AutoCloseable {
         @Override
-        void close();
+        public void close() {
+            release.run();
+        }
     }
 
     /**
@@ -48,37 +51,19 @@ public final class ServiceDirectories {
                 WildFlyServiceDirectory d = new WildFlyServiceDirectory(node);
                 MscRequirement service = MscRequirement.install(REGISTRAR, "rdma-srq service directory", d::started,
                         d::stopped, cl);
-                return new Opened() {
-                    @Override
-                    public ServiceDirectory directory() {
-                        return d;
+                return new Opened(d, () -> {
+                    try {
+                        service.close();
+                    } catch (ReflectiveOperationException | RuntimeException e) {
+                        RaLogger.LOG.debugf(e, "removing the service directory's MSC service");
                     }
-
-                    @Override
-                    public void close() {
-                        try {
-                            service.close();
-                        } catch (ReflectiveOperationException | RuntimeException e) {
-                            RaLogger.LOG.debugf(e, "removing the service directory's MSC service");
-                        }
-                    }
-                };
+                });
             }
             RaLogger.LOG.noClusterDirectory("the server has no " + REGISTRAR + " (no cache container '" + CONTAINER + "')");
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             RaLogger.LOG.noClusterDirectory(MscRequirement.describe(e));
         }
-        LocalServiceDirectory local = new LocalServiceDirectory(node);
-        return new Opened() {
-            @Override
-            public ServiceDirectory directory() {
-                return local;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return new Opened(new LocalServiceDirectory(node), () -> { });
     }
 
     /** {@return jboss.node.name, else the host name, else "localhost"} */

@@ -12,7 +12,9 @@ package io.rdma.srq.ra.management;
  * @param outstanding     receive WRs posted to their SRQs and not yet consumed, now
  * @param lateReplies     replies that found no waiting call (after a timeout or a closed handle), discarded
  * @param peerErrors      peer QPs that went to the error state (e.g. a reply longer than receiveBufferSize)
+ * @param serviceFailovers calls by service name sent to another provider because theirs refused the
+ *                        connect or answered "not run", since the definition started
  */
 public record DefinitionView(DeviceState device, int openConnections, int srqs, long limitEvents, int peers,
-                             long outstanding, long lateReplies, long peerErrors) {
+                             long outstanding, long lateReplies, long peerErrors, long serviceFailovers) {
 }

@@ -62,7 +62,8 @@ public final class StatisticsTable {
             counter("closed-on-last-wqe", "of closed-connections, those whose end IBV_EVENT_QP_LAST_WQE_REACHED announced"
                     + " (the others: a quiet period after ERROR)", a -> a.statistics().closedOnLastWqe()),
             counter("undelivered", "messages received (acknowledged to their sender) but never delivered: left when"
-                    + " deactivation's drainTimeout passed", a -> a.statistics().undelivered()),
+                    + " deactivation's drainTimeout passed, or calls refused by a stopping MDB, answered 'not run'",
+                    a -> a.statistics().undelivered()),
             counter("redeliveries", "delivery attempts after a failed one (maxDeliveryAttempts)", a -> a.statistics().redelivered()),
             counter("dead-letters", "messages whose every delivery attempt failed (SrqDeadLetter fired)", a -> a.statistics().deadLettered()),
             counter("pauses", "times delivery paused after maxSequentialDeliveryFailures", a -> a.statistics().pauses()),
@@ -100,7 +101,9 @@ public final class StatisticsTable {
             gauge("peers", "peer QPs pooled with the open pooled connections now", DefinitionView::peers),
             gauge("outstanding-receives", "receive WRs posted to the pooled SRQs and not yet consumed, now, WRs", DefinitionView::outstanding),
             gauge("late-replies", "replies that found no waiting call (late, after a timeout or a closed handle), discarded, over the open pooled connections", DefinitionView::lateReplies),
-            gauge("peer-errors", "peer QPs that went to the error state (e.g. a reply longer than receiveBufferSize), over the open pooled connections", DefinitionView::peerErrors));
+            gauge("peer-errors", "peer QPs that went to the error state (e.g. a reply longer than receiveBufferSize), over the open pooled connections", DefinitionView::peerErrors),
+            counter("service-failovers", "calls by service name sent to another provider because theirs refused the connect"
+                    + " or answered 'not run' (docs/cluster.md)", DefinitionView::serviceFailovers));
 
     private StatisticsTable() {
     }

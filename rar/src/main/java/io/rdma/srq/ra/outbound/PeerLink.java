@@ -1,5 +1,6 @@
 package io.rdma.srq.ra.outbound;
 
+import io.rdma.srq.ra.support.CallNumbers;
 import io.rdma.srq.api.CmEventType;
 import io.rdma.srq.api.Errno;
 import io.rdma.srq.api.SrqCallException;
@@ -51,7 +52,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class PeerLink implements AutoCloseable {
     /** The high bit of imm_data: set on the calls' requests (and on the replies echoing them). */
-    static final int CALL_BIT = 0x8000_0000;
+    static final int CALL_BIT = CallNumbers.CALL_BIT;
     private static final int UNSOLICITED_CAPACITY = 1024;
     /** How often a waiting {@link #receive} looks whether its handle closed or the link failed, ns. */
     private static final long RECEIVE_CHECK_NANOS = 10_000_000;
@@ -175,7 +176,7 @@ final class PeerLink implements AutoCloseable {
         if (failed != null) {
             throw SrqCallException.of(failed, remote.toString());
         }
-        int id = CALL_BIT | (sequence.incrementAndGet() & 0x7FFF_FFFF);
+        int id = CALL_BIT | (sequence.incrementAndGet() & CallNumbers.SEQUENCE);
         PendingCall c = new PendingCall(id, future);
         pending.put(id, c);
         if (!echoes) {
@@ -282,13 +283,17 @@ final class PeerLink implements AutoCloseable {
     void onMessage(SrqMessage m) {
         arrivals.incrementAndGet();
         if (m.hasImmData() && (m.immData() & CALL_BIT) != 0) {
-            PendingCall c = pending.remove(m.immData());
+            boolean notRun = (m.immData() & CallNumbers.NOT_RUN_BIT) != 0;
+            PendingCall c = pending.remove(m.immData() & ~CallNumbers.NOT_RUN_BIT);
             if (!echoes) {
                 echoes = true;
                 inOrder.clear(); // matched by number from now on
             }
             if (c == null) {
                 lateReplies.incrementAndGet();
+            } else if (notRun) {
+                finish(c, SrqCallException.of(new VerbsException("call", Errno.ECANCELED, CallNumbers.NOT_RUN),
+                        remote.toString()));
             } else {
                 finish(c, m);
             }

@@ -55,6 +55,7 @@ final class ServicePeer implements SrqPeer {
     private final String transport;
     private final Duration connectTimeout;
     private final Consumer<ServicePeer> onClose;
+    private final Runnable counted;
     private final Map<InetSocketAddress, SrqPeer> peers = new ConcurrentHashMap<>();
     private final Map<InetSocketAddress, Long> suspectUntil = new ConcurrentHashMap<>();
     private final AtomicInteger next = new AtomicInteger();
@@ -63,13 +64,14 @@ final class ServicePeer implements SrqPeer {
     private volatile boolean closed;
 
     ServicePeer(SrqConnectionHandle handle, String service, ServiceDirectory directory, String transport,
-                Duration connectTimeout, Consumer<ServicePeer> onClose) {
+                Duration connectTimeout, Runnable counted, Consumer<ServicePeer> onClose) {
         this.handle = handle;
         this.service = service;
         this.directory = directory;
         this.transport = transport;
         this.connectTimeout = connectTimeout;
         this.onClose = onClose;
+        this.counted = counted;
     }
 
     /** {@return the providers a call may go to: the service's, over this connection's transport} */
@@ -140,6 +142,7 @@ final class ServicePeer implements SrqPeer {
                     failure = e;
                     suspectUntil.put(p.endpoint().address(), System.nanoTime() + SUSPECT.toNanos());
                     failovers.incrementAndGet();
+                    counted.run();
                     RaLogger.LOG.serviceFailover(service, p.endpoint(), e.getMessage());
                 }
             }
@@ -276,19 +279,45 @@ final class ServicePeer implements SrqPeer {
     public SrqMessage call(ByteBuffer request, Duration timeout) {
         java.util.Objects.requireNonNull(request, "request");
         long deadline = deadline(SrqPeerImpl.checked(timeout, "call", false));
-        SrqPeer p = pick(deadline);
-        InetSocketAddress a = last;
-        try {
-            return p.call(request, left(deadline));
-        } catch (SrqCallException e) {
-            return failed(a, e);
+        while (true) {
+            SrqPeer p = pick(deadline);
+            InetSocketAddress a = last;
+            try {
+                return p.call(request.duplicate(), left(deadline));
+            } catch (SrqCallException e) {
+                if (!notRun(a, e, deadline)) {
+                    return failed(a, e);
+                }
+            }
         }
+    }
+
+    /**
+     * Whether a failed call was answered "not run" (its provider's endpoint refused it before it ran:
+     * an MDB that is stopping) with time left: then the provider is passed over and the call goes to
+     * another — it never ran, so this cannot run it twice.
+     */
+    private boolean notRun(InetSocketAddress a, Throwable failure, long deadline) {
+        Throwable t = failure instanceof java.util.concurrent.CompletionException c ? c.getCause() : failure;
+        if (!(t instanceof PeerUnavailableException e) || !e.is(Errno.ECANCELED)
+                || deadline - System.nanoTime() <= 0) {
+            return false;
+        }
+        suspectUntil.put(a, System.nanoTime() + SUSPECT.toNanos());
+        failovers.incrementAndGet();
+        counted.run();
+        RaLogger.LOG.serviceFailover(service, a, e.getMessage());
+        return true;
     }
 
     @Override
     public CompletableFuture<SrqMessage> callAsync(ByteBuffer request, Duration timeout) {
         java.util.Objects.requireNonNull(request, "request");
         long deadline = deadline(SrqPeerImpl.checked(timeout, "call", false));
+        return callAsync(ByteBuffer.allocate(request.remaining()).put(request.duplicate()).flip(), deadline);
+    }
+
+    private CompletableFuture<SrqMessage> callAsync(ByteBuffer request, long deadline) {
         SrqPeer p;
         try {
             p = pick(deadline);
@@ -296,12 +325,19 @@ final class ServicePeer implements SrqPeer {
             return CompletableFuture.failedFuture(e);
         }
         InetSocketAddress a = last;
-        return p.callAsync(request, left(deadline)).whenComplete((m, e) -> {
+        return p.callAsync(request.duplicate(), left(deadline)).handle((m, e) -> {
+            if (e == null) {
+                return CompletableFuture.completedFuture(m);
+            }
+            if (notRun(a, e, deadline)) {
+                return CompletableFuture.supplyAsync(() -> callAsync(request, deadline)).thenCompose(f -> f);
+            }
             Throwable cause = e instanceof java.util.concurrent.CompletionException c ? c.getCause() : e;
             if (cause instanceof PeerUnavailableException) {
                 drop(a);
             }
-        });
+            return CompletableFuture.<SrqMessage>failedFuture(cause);
+        }).thenCompose(f -> f);
     }
 
     @Override

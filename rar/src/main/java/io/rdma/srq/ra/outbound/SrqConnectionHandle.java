@@ -121,7 +121,7 @@ public final class SrqConnectionHandle implements SrqConnection {
         }
         SrqManagedConnection m = mc();
         ServicePeer p = new ServicePeer(this, service, m.factory().serviceDirectory(), m.context().providerName(),
-                timeout, servicePeers::remove);
+                timeout, m.factory()::serviceFailover, servicePeers::remove);
         servicePeers.add(p);
         try {
             p.connectFirst(timeout);

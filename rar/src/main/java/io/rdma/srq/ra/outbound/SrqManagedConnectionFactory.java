@@ -92,6 +92,8 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
     private transient ResourceAdapter resourceAdapter;
     /** The directory of a definition without a resource adapter: nothing publishes into it. */
     private static final ServiceDirectory NO_ADAPTER = new LocalServiceDirectory("localhost");
+    /** Calls by service name that went to another provider (ServicePeer). */
+    private final transient java.util.concurrent.atomic.LongAdder serviceFailovers = new java.util.concurrent.atomic.LongAdder();
     private transient ReceiveService receiveService;
     private transient PrintWriter logWriter;
     private final AtomicBoolean deviceLogged = new AtomicBoolean();
@@ -253,6 +255,11 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         return statistics;
     }
 
+    /** A call by service name went to another provider (a failover). */
+    void serviceFailover() {
+        serviceFailovers.increment();
+    }
+
     /** {@return the resource adapter's service directory (calls by service name), or this JVM's without an adapter} */
     ServiceDirectory serviceDirectory() {
         return resourceAdapter instanceof ServiceDirectory.Source source ? source.serviceDirectory() : NO_ADAPTER;
@@ -267,7 +274,8 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         try {
             c = config();
         } catch (ResourceException e) {
-            return new DefinitionView(DeviceState.unavailable(provider, device, e.getMessage()), 0, 0, 0, 0, 0, 0, 0);
+            return new DefinitionView(DeviceState.unavailable(provider, device, e.getMessage()), 0, 0, 0, 0, 0, 0, 0,
+                    serviceFailovers.sum());
         }
         List<SrqManagedConnection> mine = resourceAdapter instanceof PooledConnectionRegistry r
                 ? r.pooledConnections().stream().filter(SrqManagedConnection.class::isInstance)
@@ -279,7 +287,7 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
                 mine.stream().mapToInt(SrqManagedConnection::peerCount).sum(),
                 mine.stream().mapToLong(SrqManagedConnection::outstandingReceives).sum(),
                 mine.stream().mapToLong(SrqManagedConnection::lateReplies).sum(),
-                mine.stream().mapToLong(SrqManagedConnection::peerErrors).sum());
+                mine.stream().mapToLong(SrqManagedConnection::peerErrors).sum(), serviceFailovers.sum());
     }
 
     @Override

@@ -315,4 +315,9 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.INFO)
     @Message(id = 505, value = "service %s: provider %s failed (%s); the call goes to another provider")
     void serviceFailover(String service, Object provider, String why);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 506, value = "activation %s: a call of connection %d was refused by the endpoint before it ran (%s); "
+            + "answered 'not run' to its caller, which may send it elsewhere; the service is withdrawn" + NOT_LOGGED)
+    void answeredNotRun(String activation, long connectionId, String refusal, long notLogged, long seconds);
 }

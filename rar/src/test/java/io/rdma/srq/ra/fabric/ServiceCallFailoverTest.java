@@ -141,6 +141,8 @@ class ServiceCallFailoverTest extends LibfabricAdapterTest {
             }
         }
         assertEquals(50, a.statistics().delivered(), "every call went to the live provider");
+        assertTrue(((io.rdma.srq.ra.management.DefinitionViewSource) factory).definitionView().serviceFailovers() >= 1,
+                "the refused connect counted as a failover of the definition");
     }
 
     @Test
@@ -174,5 +176,35 @@ class ServiceCallFailoverTest extends LibfabricAdapterTest {
                 () -> ra.endpointActivation(other, spec("echo-soft", "echo", "soft")));
         assertTrue(e.getMessage().contains("serviceName") && e.getMessage().contains("fabric"), e.getMessage());
         assertEquals(1, ra.activations().size(), "the clashing activation did not start");
+    }
+
+    @Test
+    void aCallTheEndpointRefusesBeforeItRunsIsAnsweredNotRunAndGoesToAnotherProvider() throws Exception {
+        SrqActivation a = provide(endpoints, "echo-a", "echo");
+        SrqActivation b = provide(other, "echo-b", "echo");
+        other.unavailable = true; // b's endpoint refuses every delivery before the listener runs (an MDB stopping)
+        try (SrqConnection c = factory.getConnection()) {
+            PeerUnavailableException e = assertThrows(PeerUnavailableException.class,
+                    () -> c.connect(b.listenAddress().getPort() == 0 ? null : new InetSocketAddress("127.0.0.1",
+                            b.listenAddress().getPort()), T).call(request(-1), T));
+            assertEquals("ECANCELED", e.errnoName(), "by address the caller learns it was not run: " + e.getMessage());
+            waitUntil(() -> ra.serviceDirectory().providers("echo").size() == 1, "b withdrew at the first refusal");
+            other.unavailable = false;
+            provideAgain(b);
+            other.unavailable = true;
+            try (SrqPeer echo = c.connect("echo", T)) {
+                for (int i = 0; i < 100; i++) {
+                    assertEquals("call-" + i, text(echo.call(request(i), T)), "call " + i);
+                }
+            }
+        }
+        assertEquals(100, a.statistics().delivered(), "every call by name ran once, on a");
+        assertEquals(0, b.statistics().delivered(), "b ran none");
+    }
+
+    /** Publishes b again (a withdrawal lasts for the run): a recovery-like restart of its publication. */
+    private void provideAgain(SrqActivation b) throws Exception {
+        ra.endpointDeactivation(other, null);
+        provide(other, "echo-b", "echo");
     }
 }

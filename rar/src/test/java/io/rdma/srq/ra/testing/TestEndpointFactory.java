@@ -111,8 +111,14 @@ public final class TestEndpointFactory implements MessageEndpointFactory {
         this.behaviour = b;
     }
 
+    /** When set, createEndpoint throws UnavailableException (an endpoint that is stopping). */
+    public volatile boolean unavailable;
+
     @Override
     public MessageEndpoint createEndpoint(XAResource xa) throws UnavailableException {
+        if (unavailable) {
+            throw new UnavailableException("the test endpoint is unavailable (stopping)");
+        }
         created.incrementAndGet();
         return batch ? new BatchEndpoint() : new Endpoint();
     }

@@ -1,5 +1,6 @@
 package io.rdma.srq.ra.inbound.delivery;
 
+import io.rdma.srq.ra.support.CallNumbers;
 import io.rdma.srq.ra.inbound.connections.Links;
 
 import io.rdma.srq.api.ReceiveCompletion;
@@ -86,6 +87,7 @@ public final class Delivery implements Work {
     private int skipped;
     private int redelivered;
     private int deadLettered;
+    private int notRun;
     /** The endpoint of this run, taken on its first attempt. */
     private MessageEndpoint endpoint;
     private Arena views;
@@ -178,6 +180,11 @@ public final class Delivery implements Work {
         return deadLettered;
     }
 
+    /** @return calls the endpoint refused before they ran, answered "not run" to their callers */
+    int notRun() {
+        return notRun;
+    }
+
     /** @return messages of the batch never begun: the drain timeout passed first */
     int skipped() {
         return skipped;
@@ -200,6 +207,7 @@ public final class Delivery implements Work {
         skipped = 0;
         redelivered = 0;
         deadLettered = 0;
+        notRun = 0;
     }
 
     @Override
@@ -231,6 +239,24 @@ public final class Delivery implements Work {
             }
             ended.accept(this);
         }
+    }
+
+    /**
+     * Answers call {@code k} "not run" (its number with {@link CallNumbers#NOT_RUN_BIT}, no payload):
+     * the endpoint refused it before the listener ran, so its caller may send it elsewhere.
+     *
+     * @return whether the answer was posted (else the message is dead-lettered as any failed one)
+     */
+    private boolean answerNotRun(int k, Throwable refusal) {
+        try {
+            links.reply(qpNum[k], connectionId[k], java.nio.ByteBuffer.allocate(0), immData[k] | CallNumbers.NOT_RUN_BIT);
+        } catch (RuntimeException e) { // a VerbsException too
+            LOG.debugf(e, "%s: answering a refused call 'not run' failed", name);
+            return false;
+        }
+        notRun++;
+        rules.answeredNotRun(connectionId[k], refusal);
+        return true;
     }
 
     /**
@@ -266,6 +292,10 @@ public final class Delivery implements Work {
      */
     private int deliverAlone(int k, int first, Throwable failure) {
         for (int attempt = first; ; attempt++) {
+            if (failure != null && DeliveryRules.refusedBeforeRun(failure) && CallNumbers.isCall(hasImm[k], immData[k])
+                    && answerNotRun(k, failure)) {
+                return k + 1;
+            }
             if (attempt > rules.maxAttempts() || (failure != null && abandoned.getAsBoolean())) {
                 deadLettered++;
                 pause.deadLettered();

@@ -35,9 +35,9 @@ public final class DeliveryFigures {
 
     /** @param batch a batch whose delivery ended: its delivered, skipped and failed messages */
     void returned(Delivery batch) {
-        delivered.add(batch.count() - batch.skipped());
-        if (batch.skipped() > 0) {
-            undelivered.add(batch.skipped());
+        delivered.add(batch.count() - batch.skipped() - batch.notRun());
+        if (batch.skipped() + batch.notRun() > 0) {
+            undelivered.add(batch.skipped() + batch.notRun());
         }
         if (batch.failures() > 0) {
             failures.add(batch.failures());
@@ -61,7 +61,10 @@ public final class DeliveryFigures {
         return delivered.sum();
     }
 
-    /** @return successful receive completions never delivered: left when the drain timeout passed */
+    /**
+     * @return successful receive completions never delivered: left when the drain timeout passed, or
+     *         calls the endpoint refused before they ran, answered "not run" to their callers
+     */
     public long undelivered() {
         return undelivered.sum();
     }

@@ -32,9 +32,52 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
  * @param loader      the application's class loader, the context class loader of their observers
  * @param batchListener whether the endpoints implement {@link io.rdma.srq.api.SrqBatchListener}
  * @param maxBatchSize  messages per batch call, 1..{@value Poller#BATCH}
+ * @param stopping      run when the endpoint refuses a delivery before it ran ({@link #refusedBeforeRun}):
+ *                      the activation withdraws its service at once
  */
 public record DeliveryRules(String name, int maxAttempts, TransactionSynchronizationRegistry tsr, EventSink sink,
-                            ClassLoader loader, boolean batchListener, int maxBatchSize) {
+                            ClassLoader loader, boolean batchListener, int maxBatchSize, Runnable stopping) {
+    /** SRQRA0506 by activation name. */
+    private static final RateLimitedLog<String> NOT_RUN_LINES = new RateLimitedLog<>();
+
+    /** As the canonical constructor, with nothing to do when the endpoint is stopping. */
+    public DeliveryRules(String name, int maxAttempts, TransactionSynchronizationRegistry tsr, EventSink sink,
+                         ClassLoader loader, boolean batchListener, int maxBatchSize) {
+        this(name, maxAttempts, tsr, sink, loader, batchListener, maxBatchSize, () -> { });
+    }
+
+    /**
+     * Whether a delivery failed before the listener ran: the endpoint could not be had
+     * ({@link jakarta.resource.spi.UnavailableException}) or the container refused the invocation
+     * because the component is stopping (WildFly: {@code EJBComponentUnavailableException},
+     * WFLYEJB0421 — at undeploy wildfly-ejb3 39's {@code EJBComponent.stop} refuses invocations before
+     * {@code MessageDrivenComponent.done} deactivates the endpoint).
+     *
+     * @param failure a delivery's failure
+     * @return true when nothing of the listener ran
+     */
+    public static boolean refusedBeforeRun(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof jakarta.resource.spi.UnavailableException
+                    || t.getClass().getName().endsWith(".EJBComponentUnavailableException")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A call refused before it ran was answered "not run" to its caller: logged (rate-limited) and
+     * the activation told it is stopping.
+     *
+     * @param connectionId the call's connection
+     * @param failure      the refusal
+     */
+    public void answeredNotRun(long connectionId, Throwable failure) {
+        NOT_RUN_LINES.event(name, (notLogged, seconds) -> RaLogger.LOG.answeredNotRun(name, connectionId,
+                String.valueOf(failure), notLogged, seconds));
+        stopping.run();
+    }
     /** SRQRA0308 and SRQRA0309 by activation name: a peer can send messages that all fail (counted as deadLettered). */
     private static final RateLimitedLog<String> DEAD_LETTER_LINES = new RateLimitedLog<>();
     private static final RateLimitedLog<String> OBSERVER_FAILURE_LINES = new RateLimitedLog<>();

@@ -114,7 +114,8 @@ final class ActivationRun {
                 sweep);
         this.poller = new Poller(name, config, cq, channel, buffers, links, factory, wm,
                 new DeliveryRules(name, config.maxDeliveryAttempts(), tsr, sink, factory.getEndpointClass().getClassLoader(),
-                        SrqBatchListener.class.isAssignableFrom(factory.getEndpointClass()), config.maxBatchSize()),
+                        SrqBatchListener.class.isAssignableFrom(factory.getEndpointClass()), config.maxBatchSize(),
+                        this::endpointStopping),
                 sweep);
         try (ReceiveWorkRequests wrs = new ReceiveWorkRequests(Poller.BATCH)) {
             buffers.topUp(wrs);
@@ -260,6 +261,18 @@ final class ActivationRun {
     /** @return the device */
     String deviceName() {
         return device;
+    }
+
+    /**
+     * The endpoint refused a delivery before it ran (the MDB is stopping: WildFly refuses invocations
+     * before it deactivates the endpoint): the service is withdrawn now, without the grace — nothing
+     * would be served in it.
+     */
+    private void endpointStopping() {
+        Listening l = listener;
+        if (l != null) {
+            l.withdraw(false);
+        }
     }
 
     /**
