@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * {@code rdma-srq:<service>|<transport>|<address literal>|<port>} (a String, which WildFly's
  * ProtoStream-marshalled registrar cache carries without a schema of ours).
  *
- * @param service   the service name ({@link #checkName})
+ * @param service   the service name ({@link #isName})
  * @param transport the listener's verbs provider name
  * @param address   the listener's address and port, an IP literal (never the wildcard)
  */

@@ -15,7 +15,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /**
- * The parsed, checked configuration of one activation ({@link SrqActivationSpec#config()}).
+ * The parsed, checked configuration of one activation ({@code SrqActivationSpec.config()}).
  *
  * @param device            which device: provider, device name, soft profile
  * @param srqName           name of the SRQ (for statistics and the CDI event), empty for the
