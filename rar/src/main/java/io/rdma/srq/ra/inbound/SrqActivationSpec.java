@@ -122,7 +122,7 @@ public class SrqActivationSpec implements ActivationSpec {
                 CHECK.oneOf("ordering", ordering, InboundConfig.Ordering.class),
                 MAX_HELD_PER_CONNECTION.parse(CHECK, blankTo(maxHeldPerConnection,
                         String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(SrqProperty.MAX_BATCH, maxWr), maxWr),
-                serviceName(listening), directory(), CHECK);
+                serviceName(listening), connectService(), directory(), CHECK);
     }
 
     /** @return maxHeldPerConnection when blank: an eighth of srqMaxWr, at least one poll of the CQ (or srqMaxWr) */
@@ -242,10 +242,27 @@ public class SrqActivationSpec implements ActivationSpec {
         }
     }
 
-    /** connectTo: empty, or host:port ([v6-address]:port) of a listener, resolved now. */
+    /** The prefix of a connectTo that names a service. */
+    private static final String SERVICE_PREFIX = "service:";
+
+    /** connectTo=service:NAME: the service name, checked; null for host:port or empty. */
+    private String connectService() throws InvalidPropertyException {
+        String v = connectTo == null ? "" : connectTo.trim();
+        if (!v.startsWith(SERVICE_PREFIX)) {
+            return null;
+        }
+        String name = v.substring(SERVICE_PREFIX.length());
+        if (!ServiceEndpoint.isName(name)) {
+            throw CHECK.invalid("connectTo", "connectTo=service:NAME needs NAME of " + ServiceEndpoint.NAME_RULE
+                    + ", got '" + v + "'");
+        }
+        return name;
+    }
+
+    /** connectTo: empty or service:NAME (null), or host:port ([v6-address]:port) of a listener, resolved now. */
     private InetSocketAddress remote() throws InvalidPropertyException {
         String v = connectTo == null ? "" : connectTo.trim();
-        if (v.isEmpty()) {
+        if (v.isEmpty() || v.startsWith(SERVICE_PREFIX)) {
             return null;
         }
         int colon = v.lastIndexOf(':');

@@ -320,4 +320,8 @@ public interface RaLogger extends BasicLogger {
     @Message(id = 506, value = "activation %s: a call of connection %d was refused by the endpoint before it ran (%s); "
             + "answered 'not run' to its caller, which may send it elsewhere; the service is withdrawn" + NOT_LOGGED)
     void answeredNotRun(String activation, long connectionId, String refusal, long notLogged, long seconds);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 507, value = "activation %s: connection %d moves from %s to %s (%s: a provider joined or left)")
+    void connectionRebalanced(String activation, int slot, Object from, Object to, String targets);
 }

@@ -89,8 +89,9 @@ public enum SrqProperty {
     REPLY_BUFFER_SIZE("replyBufferSize", Kind.INTEGER, "bytes", 1, RcConnection.MAX_SLOT, null, "4096", null,
             "bytes per reply; a connection that replies registers a send ring of " + RcConnection.SEND_DEPTH
             + " such slots", "bytes per reply (ReceiveCompletion.reply)"),
-    CONNECT_TO("connectTo", Kind.HOST_PORT, "", 0, 0, "host:port, [IPv6]:port, or empty", "", null, null,
-            "a remote rdma_cm listener to keep connections to on the same SRQ; empty: none"),
+    CONNECT_TO("connectTo", Kind.HOST_PORT, "", 0, 0, "host:port, [IPv6]:port, service:NAME, or empty", "", null, null,
+            "a remote rdma_cm listener to keep connections to on the same SRQ, or service:NAME: spread over every"
+            + " provider of that service and rebalanced as they come and go (docs/cluster.md); empty: none"),
     CONNECT_COUNT("connectCount", Kind.INTEGER, "connections", 1, 1024, null, "1", null,
             "connections kept to connectTo", "connections kept to connectTo"),
     RECONNECT_INTERVAL("reconnectInterval", Kind.DURATION, "ms", 100, 3_600_000, null, "1000", null,

@@ -33,7 +33,8 @@ import java.time.Duration;
  * @param initialFill       receive WRs posted at start, srqLimit + 1..srqMaxWr
  * @param replenish         fixed | grow
  * @param replyBufferSize   bytes per reply (ReceiveCompletion.reply), 1..1 GiB
- * @param connectTo         a remote rdma_cm listener to keep connections to, or null for none
+ * @param connectTo         a remote rdma_cm listener to keep connections to, or null for none (or a
+ *                          service: {@code connectService})
  * @param connectCount      connections kept to {@code connectTo}, 1..1024
  * @param reconnectInterval pause before a failed or lost connection is tried again
  * @param drainTimeout      how long deactivation delivers what the CQ holds before counting the rest
@@ -55,7 +56,9 @@ import java.time.Duration;
  *                          also the receive buffers one connection may keep retained ({@link io.rdma.srq.ra.inbound.delivery.RetainedBuffers})
  * @param serviceName       the service the listener is published as; "" for the default (srqName, else
  *                          the endpoint class's simple name); null: nothing published (listen=false)
- * @param directory         where it is published: the adapter's {@link ServiceDirectory}
+ * @param connectService    with {@code connectTo=service:NAME}: NAME, whose providers the
+ *                          {@code connectCount} connections spread over; null otherwise
+ * @param directory         where it is published and services are looked up: the adapter's {@link ServiceDirectory}
  * @param check                the JavaBean's property check: errors found when the device is opened name
  *                             the activation spec's property
  */
@@ -67,7 +70,7 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
                             int maxSequentialDeliveryFailures, Duration pauseTimeout,
                             Admission.Policy admission, ConnectionParameters fabric,
                             Ordering ordering, int maxHeldPerConnection, String serviceName,
-                            ServiceDirectory directory, PropertyCheck check) {
+                            String connectService, ServiceDirectory directory, PropertyCheck check) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

@@ -6,6 +6,7 @@ import io.rdma.srq.ra.inbound.connections.ControlLoop;
 import io.rdma.srq.ra.inbound.connections.CqSweep;
 import io.rdma.srq.ra.inbound.connections.Links;
 import io.rdma.srq.ra.inbound.connections.Listening;
+import io.rdma.srq.ra.inbound.connections.Targets;
 import io.rdma.srq.ra.inbound.delivery.DeliveryRules;
 import io.rdma.srq.ra.inbound.delivery.Poller;
 import io.rdma.srq.ra.inbound.delivery.ReceiveBuffers;
@@ -126,7 +127,11 @@ final class ActivationRun {
             this.admission = admission(name, config.admission(), listenAddress);
             this.control = new ControlLoop(name, listener, context, srq, buffers, links, admission,
                     new ObserverDispatch(name, wm, sink, factory.getEndpointClass().getClassLoader()), lost, ports);
-            this.connector = config.connectTo() == null ? null : new Connector(name, config.connectTo(),
+            Targets targets = config.connectService() != null
+                    ? Targets.ofService(config.connectService(), config.directory(), context.providerName(),
+                            config.directory().localNode())
+                    : config.connectTo() != null ? Targets.of(config.connectTo()) : null;
+            this.connector = targets == null ? null : new Connector(name, targets,
                     config.connectCount(), config.reconnectInterval(), links, config.admission().keys(), lost);
         } catch (RuntimeException e) {
             throw Teardown.rollback(e, listener); // the listen address is free again
@@ -134,8 +139,9 @@ final class ActivationRun {
         for (LongRunningWork loop : loops()) {
             loop.whenFailed(failure -> lost.accept(Fault.loopFailed(loop.toString(), failure)));
         }
-        RaLogger.LOG.activationStarted(name, device, listener.describe(), config.connectTo() == null ? ""
-                        : ", keeping " + config.connectCount() + " connection(s) to " + config.connectTo(),
+        RaLogger.LOG.activationStarted(name, device, listener.describe(), connector == null ? ""
+                        : ", keeping " + config.connectCount() + " connection(s) to " + (config.connectService() != null
+                        ? "service " + config.connectService() : config.connectTo()),
                 srq.maxWr(), config.srq().maxWr(), config.bufferSize(), buffers.fill(), config.srq().srqLimit());
         FabricProperties.log("activation " + name, config.fabric());
     }

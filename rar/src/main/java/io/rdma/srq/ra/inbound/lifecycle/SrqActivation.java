@@ -139,7 +139,8 @@ public final class SrqActivation {
     private String placeProperties() {
         return "device=" + (config.device().device().isEmpty() ? "(empty)" : config.device().device()) + ", listenAddress="
                 + (config.listenAddress() == null ? "(listen=false)" : config.listenAddress().getAddress().getHostAddress())
-                + (config.connectTo() == null ? "" : ", connectTo=" + config.connectTo());
+                + (config.connectTo() == null ? "" : ", connectTo=" + config.connectTo())
+                + (config.connectService() == null ? "" : ", connectTo=service:" + config.connectService());
     }
 
     /** The first attempt failed with a failure that may go away: STARTING, the Recovery Work retries. */
