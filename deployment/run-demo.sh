@@ -26,6 +26,10 @@ usage: deployment/run-demo.sh [options]
       --two-servers     also start a second server (port offset 100, srq-demo-peer.war: an MDB on
                         libfabric's tcp, 127.0.0.1:7473) and run the request/reply phase across
                         the two servers too (java:/eis/SrqFabric, fabric.cli; needs libfabric1)
+      --cluster         as --two-servers, the two servers one WildFly cluster (standalone-ha.xml,
+                        cluster.cli: JGroups over TCP on 127.0.0.1:7600/7700), and the request/
+                        reply phase once more by service name (connect("demo-peer"): the first
+                        server finds the second's MDB in WildFly's clustering registrar)
       --keep-running    leave the server running afterwards (stop it with
                         deployment/target/wildfly/bin/jboss-cli.sh -c :shutdown)
       --skip-build      do not run Maven (use what the last build left in deployment/target)
@@ -35,7 +39,8 @@ usage: deployment/run-demo.sh [options]
 Environment: JAVA_HOME (a JDK 25; required unless java on the PATH is 25 or newer), JAVA_OPTS
 (replaces the server JVM options; --enable-native-access=ALL-UNNAMED is always added).
 Ports: WildFly's defaults, 8080 (HTTP) and 9990 (management); both must be free (with
---two-servers also 8180 and 10090, and 127.0.0.1:7473 for the second server's MDB).
+--two-servers also 8180 and 10090, and 127.0.0.1:7473 for the second server's MDB; with --cluster
+also 7600 and 7700 for JGroups).
 EOF
 }
 
@@ -47,6 +52,7 @@ CALLS=10000
 CALL_THREADS=1
 KEEP=false
 TWO=false
+CLUSTER=false
 BUILD=true
 RUN_TIMEOUT=300
 # every other wait is bounded too
@@ -77,12 +83,15 @@ while [ $# -gt 0 ]; do
         --timeout=*) RUN_TIMEOUT="${1#*=}"; shift ;;
         --keep-running) KEEP=true; shift ;;
         --two-servers) TWO=true; shift ;;
+        --cluster) TWO=true; CLUSTER=true; shift ;;
         --skip-build) BUILD=false; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "run-demo: unknown option '$1'" >&2; usage >&2; exit 2 ;;
     esac
 done
 WARM="${WARM:-$MESSAGES}"
+SERVER_CONFIG=standalone.xml
+if $CLUSTER; then SERVER_CONFIG=standalone-ha.xml; fi
 if ! [[ "$WARM" =~ ^[0-9]{1,10}$ ]] || [ "$WARM" -gt 2147483647 ]; then
     echo "run-demo: --warm must be an integer in 0..2147483647 (a Java int; 0 skips the warm run), got '$WARM'" >&2
     exit 2
@@ -264,12 +273,13 @@ rm -rf "$BASE"
 cp -a "$TARGET/standalone-pristine" "$BASE"
 rm -rf "$BASE/.provisioned"
 {
-    echo "embed-server --std-out=discard --server-config=standalone.xml"
+    echo "embed-server --std-out=discard --server-config=$SERVER_CONFIG"
     cat "$DEP/src/main/cli/configure.cli"
     echo
     cat "$DEP/src/main/cli/demo.cli"
     echo
     if $TWO; then cat "$DEP/src/main/cli/fabric.cli"; echo; fi
+    if $CLUSTER; then cat "$DEP/src/main/cli/cluster.cli"; echo; fi
     echo "stop-embedded-server"
 } > "$TARGET/demo-configure-offline.cli"
 JBOSS_HOME="$WILDFLY" JAVA_OPTS="-Djboss.server.base.dir=$BASE --sun-misc-unsafe-memory-access=allow" \
@@ -295,14 +305,15 @@ say "starting WildFly ($WILDFLY, base dir $BASE)"
 S0=$(now_ms)
 JBOSS_HOME="$WILDFLY" JBOSS_BASE_DIR="$BASE" JBOSS_PIDFILE="$BASE/wildfly.pid" LAUNCH_JBOSS_IN_BACKGROUND=1 \
     JAVA_OPTS="$SERVER_JAVA_OPTS" \
-    nohup "$WILDFLY/bin/standalone.sh" -Djboss.server.base.dir="$BASE" > "$CONSOLE" 2>&1 < /dev/null &
+    nohup "$WILDFLY/bin/standalone.sh" -c "$SERVER_CONFIG" -Djboss.server.base.dir="$BASE" -Djboss.node.name=demo-a \
+    > "$CONSOLE" 2>&1 < /dev/null &
 SERVER_SH_PID=$!
 STARTED_SERVER=true
 if $TWO; then
     say "starting the second server (base dir $BASE_B, port offset 100)"
     JBOSS_HOME="$WILDFLY" JBOSS_BASE_DIR="$BASE_B" JBOSS_PIDFILE="$BASE_B/wildfly.pid" LAUNCH_JBOSS_IN_BACKGROUND=1 \
         JAVA_OPTS="$SERVER_JAVA_OPTS" \
-        nohup "$WILDFLY/bin/standalone.sh" -Djboss.server.base.dir="$BASE_B" -Djboss.socket.binding.port-offset=100 \
+        nohup "$WILDFLY/bin/standalone.sh" -c "$SERVER_CONFIG" -Djboss.server.base.dir="$BASE_B" -Djboss.socket.binding.port-offset=100 \
         -Djboss.node.name=demo-b > "$TARGET/demo-server-b-console.log" 2>&1 < /dev/null &
     SERVER_B_PID=$!
 fi
@@ -432,6 +443,15 @@ if $TWO && [ "$CALLS" -gt 0 ]; then
     [ "$HTTP_STATUS" = 200 ] || fail "the two-server phase answered $HTTP_STATUS: $HTTP_BODY"
     CALLS_PEER="$HTTP_BODY"
 fi
+# --cluster: the same calls by service name, resolved in WildFly's clustering registrar
+CALLS_SERVICE=""
+if $CLUSTER && [ "$CALLS" -gt 0 ]; then
+    say "request/reply by service name across the cluster: $CALLS calls (POST /srq-demo/api/calls?to=service: connect(\"demo-peer\"))"
+    http POST "$HTTP_BASE/calls?calls=$CALLS&threads=$CALL_THREADS&size=$SIZE&to=service" text/plain 120
+    [ "$HTTP_STATUS" = 200 ] || fail "the by-name phase answered $HTTP_STATUS: $HTTP_BODY"
+    CALLS_SERVICE="$HTTP_BODY"
+    grep -h 'SRQRA0500\|SRQRA0502' "$LOG_B" | tail -n 2 | sed 's/^.*\(SRQRA05[0-9][0-9]\): /    \1: /'
+fi
 # calls_line BODY: one line of a request/reply phase's figures
 calls_line() {
     [ -n "$1" ] || { echo skipped; return; }
@@ -458,6 +478,7 @@ printf '  %-26s %s\n' \
     "request/reply, cold" "$(calls_line "$CALLS_COLD") (EJB->MDB->EJB; each call an EJB invocation that takes a pooled connection)" \
     "request/reply, warm" "$(calls_line "$CALLS_WARM")" \
     "two servers (fabric)" "$($TWO && calls_line "$CALLS_PEER" || echo "not run (--two-servers: the same calls to a second server over libfabric's tcp)")" \
+    "cluster, by service name" "$($CLUSTER && calls_line "$CALLS_SERVICE" || echo "not run (--cluster: the same calls by service name through WildFly's clustering registrar)")" \
     "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill), outstanding $(field adapter.outstanding); connections closed after their last completions were polled $(field adapter.closedConnections), leaving now $(field adapter.leavingConnections)" \
     "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?} (one per batch of up to 32 messages), LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
     "boot time" "$(secs "$BOOT_MS") (standalone.sh to WFLYSRV0025)" \

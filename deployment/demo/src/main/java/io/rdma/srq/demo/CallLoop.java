@@ -19,18 +19,24 @@ public class CallLoop {
     /**
      * @param calls how many
      * @param size  bytes per request
-     * @param peer  call the other server's responder ({@link RoundTrip#callPeer}) instead of this one's
+     * @param to    whom: "local" (this server's responder, {@link RoundTrip#call}), "peer" (the other
+     *              server's, by address: {@link RoundTrip#callPeer}) or "service" (by service name
+     *              through the cluster: {@link RoundTrip#callService})
      * @return the round-trip times in ns; a reply that is not the request fails the loop
      * @throws Exception from a call
      */
     @Asynchronous
-    public Future<Histogram> run(int calls, int size, boolean peer) throws Exception {
+    public Future<Histogram> run(int calls, int size, String to) throws Exception {
         Histogram h = new Histogram(3);
         byte[] request = new byte[size];
         for (int i = 0; i < calls; i++) {
             request[0] = (byte) i;
             long start = System.nanoTime();
-            byte[] reply = peer ? roundTrip.callPeer(request) : roundTrip.call(request);
+            byte[] reply = switch (to) {
+                case "peer" -> roundTrip.callPeer(request);
+                case "service" -> roundTrip.callService(request);
+                default -> roundTrip.call(request);
+            };
             h.recordValue(System.nanoTime() - start);
             if (!Arrays.equals(reply, request)) {
                 throw new IllegalStateException("call " + i + " got another reply");

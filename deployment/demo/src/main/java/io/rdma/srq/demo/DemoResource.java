@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  *   <li>GET /api/device: the device, port and SRQ attributes ({@link DeviceInfo});</li>
  *   <li>POST /api/load?messages=100000&amp;connections=8&amp;size=64: starts a run (202), 409 while one
  *       is sending, 400 for a bad value;</li>
- *   <li>POST /api/calls?calls=20000&amp;threads=1&amp;size=64[&amp;to=peer]: the request/reply phase (to=peer:
+ *   <li>POST /api/calls?calls=20000&amp;threads=1&amp;size=64[&amp;to=peer|service]: the request/reply phase (to=service:
+ *       by the service name {@value RoundTrip#SERVICE} through the cluster's registrar; to=peer:
  *       to the other server's responder over libfabric, run-demo.sh --two-servers): {@code threads}
  *       callers ({@link CallLoop}) each make calls/threads EJB → MDB → EJB round trips
  *       ({@link RoundTrip}); answers {@code key=value} lines: calls, threads, size, elapsedMs,
@@ -59,6 +60,7 @@ public class DemoResource {
                           @QueryParam("threads") @DefaultValue("1") int threads,
                           @QueryParam("size") @DefaultValue("64") int size,
                           @QueryParam("to") @DefaultValue("local") String to) {
+        to = "peer".equals(to) || "service".equals(to) ? to : "local";
         if (calls < 1 || threads < 1 || threads > 8 || size < 1 || size > DemoReceiver.BUFFER_SIZE) {
             return Response.status(Response.Status.BAD_REQUEST).entity("error=calls >= 1, threads 1..8, size 1.."
                     + DemoReceiver.BUFFER_SIZE + "\n").build();
@@ -67,7 +69,7 @@ public class DemoResource {
             long start = System.nanoTime();
             List<java.util.concurrent.Future<org.HdrHistogram.Histogram>> loops = new java.util.ArrayList<>();
             for (int t = 0; t < threads; t++) {
-                loops.add(callLoop.run(calls / threads, size, "peer".equals(to)));
+                loops.add(callLoop.run(calls / threads, size, to));
             }
             org.HdrHistogram.Histogram all = new org.HdrHistogram.Histogram(3);
             for (java.util.concurrent.Future<org.HdrHistogram.Histogram> f : loops) {
@@ -76,7 +78,7 @@ public class DemoResource {
             long elapsedNs = System.nanoTime() - start;
             StringBuilder b = new StringBuilder();
             b.append("calls=").append(all.getTotalCount()).append('\n')
-                    .append("to=").append("peer".equals(to) ? "peer" : "local").append('\n')
+                    .append("to=").append(to).append('\n')
                     .append("threads=").append(threads).append('\n')
                     .append("size=").append(size).append('\n')
                     .append("elapsedMs=").append(elapsedNs / 1_000_000).append('\n')

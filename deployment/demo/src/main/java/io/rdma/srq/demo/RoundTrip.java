@@ -47,15 +47,37 @@ public class RoundTrip {
      * @throws Exception from the adapter, or a NamingException when the definition is not configured
      */
     public byte[] callPeer(byte[] request) throws Exception {
+        try (SrqConnection c = fabric().getConnection()) {
+            return c.connect(PEER, TIMEOUT).call(ByteBuffer.wrap(request), TIMEOUT).copyPayload();
+        }
+    }
+
+    /**
+     * The same round trip by service name ({@code run-demo.sh --cluster}): {@code connect("demo-peer")}
+     * through {@value #FABRIC_DEFINITION}; the adapter finds {@code FabricResponder}'s publication on the
+     * other node in WildFly's clustering registrar.
+     *
+     * @param request the request bytes
+     * @return the reply (the same bytes)
+     * @throws Exception from the adapter (PeerUnavailableException EHOSTUNREACH where nobody serves it)
+     */
+    public byte[] callService(byte[] request) throws Exception {
+        try (SrqConnection c = fabric().getConnection()) {
+            return c.connect(SERVICE, TIMEOUT).call(ByteBuffer.wrap(request), TIMEOUT).copyPayload();
+        }
+    }
+
+    private SrqConnectionFactory fabric() throws javax.naming.NamingException {
         SrqConnectionFactory fabric = fabricFactory;
         if (fabric == null) {
             fabric = javax.naming.InitialContext.doLookup(FABRIC_DEFINITION);
             fabricFactory = fabric;
         }
-        try (SrqConnection c = fabric.getConnection()) {
-            return c.connect(PEER, TIMEOUT).call(ByteBuffer.wrap(request), TIMEOUT).copyPayload();
-        }
+        return fabric;
     }
+
+    /** The service name FabricResponder publishes. */
+    public static final String SERVICE = io.rdma.srq.demo.peer.FabricResponder.SERVICE;
 
     /** Looked up at the first {@link #callPeer}: the single-server demo has no such definition. */
     private volatile SrqConnectionFactory fabricFactory;
