@@ -29,6 +29,8 @@ public final class Listening implements AutoCloseable {
     /** The listener's backlog: connection requests rdma_cm queues before the control loop takes them. */
     static final int BACKLOG = 128;
     private final AtomicBoolean withdrawn = new AtomicBoolean();
+    /** System.nanoTime of the withdrawal, once {@link #withdrawn}. */
+    private volatile long withdrawnAt;
 
     private final CmListener listener;
     private final ListenerRegistry.Claim claim;
@@ -116,22 +118,36 @@ public final class Listening implements AutoCloseable {
     }
 
     /**
-     * Withdraws the publication, if any, and keeps serving for the directory's
-     * {@link ServiceDirectory#withdrawGrace}, so that no caller routes a call here after the listener
-     * stops; idempotent (the wait only the first time).
+     * Withdraws the publication, if any (the first call), and with {@code wait} keeps serving until
+     * the directory's {@link ServiceDirectory#withdrawGrace} has passed since the withdrawal, so that
+     * no caller routes a call here after the listener stops. Idempotent: a withdrawal made without
+     * waiting (the endpoint refused a delivery: the MDB is stopping) is waited out by a later call
+     * with {@code wait} (the deactivation's), meanwhile refused calls are answered "not run".
      *
-     * @param wait whether to wait (false when nothing can be served any more: a lost device)
+     * @param wait whether to wait (false when nothing can be served any more: a lost device, or now)
      */
     public void withdraw(boolean wait) {
-        if (published == null || !withdrawn.compareAndSet(false, true)) {
+        if (published == null) {
             return;
         }
-        published.publication().close();
-        Duration grace = wait ? published.directory().withdrawGrace(published.endpoint().service()) : Duration.ZERO;
-        RaLogger.LOG.serviceWithdrawn(published.activation(), published.endpoint(), grace.toMillis());
-        if (!grace.isZero()) {
+        long at;
+        synchronized (withdrawn) {
+            if (withdrawn.compareAndSet(false, true)) {
+                withdrawnAt = System.nanoTime();
+                published.publication().close();
+                RaLogger.LOG.serviceWithdrawn(published.activation(), published.endpoint(),
+                        published.directory().withdrawGrace(published.endpoint().service()).toMillis());
+            }
+            at = withdrawnAt;
+        }
+        if (!wait) {
+            return;
+        }
+        long until = at + published.directory().withdrawGrace(published.endpoint().service()).toNanos();
+        long left = until - System.nanoTime();
+        if (left > 0) {
             try {
-                Thread.sleep(grace);
+                Thread.sleep(Duration.ofNanos(left));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
