@@ -34,6 +34,8 @@ public final class ActivationStatistics {
     private final long copiedOut;
     private final long slowDisconnects;
     private final long halfOpenReaped;
+    private final long rebalances;
+    private final int serviceProviders;
     private final int retained;
     private final int leavingConnections;
     private final long closedConnections;
@@ -60,6 +62,8 @@ public final class ActivationStatistics {
         this.copiedOut = b.copiedOut;
         this.slowDisconnects = b.slowDisconnects;
         this.halfOpenReaped = b.halfOpenReaped;
+        this.rebalances = b.rebalances;
+        this.serviceProviders = b.serviceProviders;
         this.retained = b.retained;
         this.leavingConnections = b.leavingConnections;
         this.closedConnections = b.closedConnections;
@@ -189,6 +193,22 @@ public final class ActivationStatistics {
     }
 
     /**
+     * {@return connections of {@code connectTo=service:NAME} moved to another provider because a
+     * provider joined or left (docs/cluster.md), since activation}
+     */
+    public long rebalances() {
+        return rebalances;
+    }
+
+    /**
+     * {@return providers of the service this activation publishes, cluster-wide, as its directory
+     * lists them now (itself included); 0 when it publishes nothing}
+     */
+    public int serviceProviders() {
+        return serviceProviders;
+    }
+
+    /**
      * {@return receive buffers kept past their listener call by {@link RetainedMessage}s now (out of
      *          the SRQ until released)}
      */
@@ -250,6 +270,8 @@ public final class ActivationStatistics {
                 && copiedOut == s.copiedOut
                 && slowDisconnects == s.slowDisconnects
                 && halfOpenReaped == s.halfOpenReaped
+                && rebalances == s.rebalances
+                && serviceProviders == s.serviceProviders
                 && retained == s.retained
                 && leavingConnections == s.leavingConnections
                 && closedConnections == s.closedConnections
@@ -261,7 +283,7 @@ public final class ActivationStatistics {
         return Objects.hash(srqName, device, posted, completed, delivered, undelivered, endpointFailures, redelivered,
                 deadLettered, pauses, paused, errorCompletions, limitEvents, outstanding, fill, connections,
                 rejectedByReason, copiedOut, slowDisconnects, halfOpenReaped, retained, leavingConnections,
-                closedConnections, closedOnLastWqe);
+                closedConnections, closedOnLastWqe, rebalances, serviceProviders);
     }
 
     @Override
@@ -287,7 +309,8 @@ public final class ActivationStatistics {
                 + ", copiedOut=" + copiedOut + ", slowDisconnects=" + slowDisconnects
                 + ", halfOpenReaped=" + halfOpenReaped
                 + ", retained=" + retained + ", leavingConnections=" + leavingConnections
-                + ", closedConnections=" + closedConnections + ", closedOnLastWqe=" + closedOnLastWqe + "]";
+                + ", closedConnections=" + closedConnections + ", closedOnLastWqe=" + closedOnLastWqe
+                + ", rebalances=" + rebalances + ", serviceProviders=" + serviceProviders + "]";
     }
 
     /** Builds an {@link ActivationStatistics} (the adapter's). Not thread-safe. */
@@ -312,6 +335,8 @@ public final class ActivationStatistics {
         private long copiedOut;
         private long slowDisconnects;
         private long halfOpenReaped;
+        private long rebalances;
+        private int serviceProviders;
         private int retained;
         private int leavingConnections;
         private long closedConnections;
@@ -537,6 +562,28 @@ public final class ActivationStatistics {
          */
         public Builder halfOpenReaped(long v) {
             halfOpenReaped = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code rebalances}.
+         *
+         * @param v connections moved to another provider of their service
+         * @return this
+         */
+        public Builder rebalances(long v) {
+            rebalances = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code serviceProviders}.
+         *
+         * @param v providers of the activation's service now
+         * @return this
+         */
+        public Builder serviceProviders(int v) {
+            serviceProviders = v;
             return this;
         }
 

@@ -77,6 +77,10 @@ public final class StatisticsTable {
             counter("half-open-reaped", "accepted connections closed before they were established (UNREACHABLE,"
                     + " REJECTED, CONNECT_ERROR, QP_FATAL, or no ESTABLISHED within 10 s; WARN SRQRA0210)",
                     a -> a.statistics().halfOpenReaped()),
+            counter("rebalances", "connections of connectTo=service:NAME moved to another provider because a provider"
+                    + " joined or left", a -> a.statistics().rebalances()),
+            gauge("service-providers", "providers of the service this activation publishes, cluster-wide, now (itself"
+                    + " included; 0: not published)", a -> a.statistics().serviceProviders()),
             counter("rejected-connections", "connect requests rejected by admission control, all reasons", a -> a.statistics().rejected())));
         for (RejectReason reason : RejectReason.values()) {
             String key = reason.name();

@@ -70,6 +70,10 @@ class ServiceSubscriptionRebalanceTest extends LibfabricAdapterTest {
         Thread.sleep(3 * 250);
         assertEquals(2, a.statistics().connections(), "stable: no further moves");
         assertEquals(2, b2.statistics().connections());
+        SrqActivation sub = byName("subscriber");
+        assertTrue(sub.statistics().rebalances() >= 2, "the moves back to b counted: " + sub.statistics());
+        assertEquals(2, a.statistics().serviceProviders(), "a sees both providers of feed");
+        assertEquals(0, sub.statistics().serviceProviders(), "the subscriber publishes nothing (listen=false)");
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.rdma.srq.ra.inbound.connections.Connector;
 import io.rdma.srq.ra.inbound.connections.ControlLoop;
 import io.rdma.srq.ra.inbound.connections.CqSweep;
 import io.rdma.srq.ra.inbound.connections.Links;
+import io.rdma.srq.ra.cluster.ServiceDirectory;
+import io.rdma.srq.ra.cluster.ServiceEndpoint;
 import io.rdma.srq.ra.inbound.connections.Listening;
 import io.rdma.srq.ra.inbound.connections.Targets;
 import io.rdma.srq.ra.inbound.delivery.DeliveryRules;
@@ -90,6 +92,7 @@ final class ActivationRun {
     /** Guarded by quiesceLock. */
     private boolean quiesced;
     private final Duration drainTimeout;
+    private final ServiceDirectory directory;
     private volatile boolean freed;
     /** Whether the run ends because its device was lost: what is left undelivered is then lost with it. */
     private volatile boolean deviceLost;
@@ -100,6 +103,7 @@ final class ActivationRun {
         this.factory = factory;
         this.context = context;
         this.drainTimeout = config.drainTimeout();
+        this.directory = config.directory();
         this.device = context.deviceName();
         this.provider = context.providerName();
         this.name = config.srqName().isEmpty() ? factory.getEndpointClass().getSimpleName() : config.srqName();
@@ -269,6 +273,12 @@ final class ActivationRun {
         return device;
     }
 
+    /** {@return providers of the service this run's listener publishes, as its directory lists them; 0 when not published} */
+    private int serviceProviders() {
+        ServiceEndpoint e = listener.publishedEndpoint();
+        return e == null ? 0 : directory.providers(e.service()).size();
+    }
+
     /**
      * The endpoint refused a delivery before it ran (the MDB is stopping: WildFly refuses invocations
      * before it deactivates the endpoint): the service is withdrawn now, without the grace — nothing
@@ -424,6 +434,7 @@ final class ActivationRun {
                 .outstanding(buffers.outstanding()).fill(buffers.fill()).connections(links.size())
                 .rejectedByReason(admission.rejectedByReason()).copiedOut(poller.copiedOut())
                 .slowDisconnects(poller.slowDisconnects()).halfOpenReaped(control.halfOpenReaped())
+                .rebalances(connector == null ? 0 : connector.rebalances()).serviceProviders(serviceProviders())
                 .retained(poller.retainedBuffers())
                 .leavingConnections(links.leaving()).closedConnections(links.closed())
                 .closedOnLastWqe(links.closedOnLastWqe()).build();

@@ -57,6 +57,7 @@ final class RunTotals {
         long deadLettered = 0, pauses = 0, errors = 0, limitEvents = 0, copiedOut = 0, slowDisconnects = 0;
         long closed = 0, closedOnLastWqe = 0;
         long halfOpenReaped = 0;
+        long rebalances = 0;
         Map<String, Long> rejected = new LinkedHashMap<>();
         List<ActivationStatistics> all;
         List<ActivationRun> runs;
@@ -91,6 +92,7 @@ final class RunTotals {
             closed += s.closedConnections();
             closedOnLastWqe += s.closedOnLastWqe();
             halfOpenReaped += s.halfOpenReaped();
+            rebalances += s.rebalances();
             s.rejectedByReason().forEach((k, v) -> rejected.merge(k, v, Long::sum));
         }
         undelivered -= lostBefore + lostLive; // lost with a device, counted as such
@@ -101,7 +103,8 @@ final class RunTotals {
                 .limitEvents(limitEvents).outstanding(now == null ? 0 : now.outstanding())
                 .fill(now == null ? 0 : now.fill()).connections(now == null ? 0 : now.connections())
                 .rejectedByReason(rejected).copiedOut(copiedOut).slowDisconnects(slowDisconnects)
-                .halfOpenReaped(halfOpenReaped)
+                .halfOpenReaped(halfOpenReaped).rebalances(rebalances)
+                .serviceProviders(now == null ? 0 : now.serviceProviders())
                 .retained(now == null ? 0 : now.retained())
                 .leavingConnections(now == null ? 0 : now.leavingConnections()).closedConnections(closed)
                 .closedOnLastWqe(closedOnLastWqe).build();
