@@ -109,7 +109,11 @@ final class ServicePeer implements SrqPeer {
      *
      * @param deadline System.nanoTime by which a peer must be there
      */
-    private SrqPeer pick(long deadline) {
+    /** A provider's peer and its address, as one pick chose them (threads share the ServicePeer). */
+    private record Picked(SrqPeer peer, InetSocketAddress address) {
+    }
+
+    private Picked pick(long deadline) {
         long waitEnd = Math.min(deadline, System.nanoTime() + SERVICE_WAIT.toNanos());
         SrqCallException failure = null;
         while (true) {
@@ -137,7 +141,7 @@ final class ServicePeer implements SrqPeer {
                 try {
                     SrqPeer peer = peerFor(p.endpoint().address(), Duration.ofNanos(Math.min(left, connectTimeout.toNanos())));
                     last = p.endpoint().address();
-                    return peer;
+                    return new Picked(peer, p.endpoint().address());
                 } catch (PeerUnavailableException | CallTimedOutException e) {
                     failure = e;
                     suspectUntil.put(p.endpoint().address(), System.nanoTime() + SUSPECT.toNanos());
@@ -251,12 +255,11 @@ final class ServicePeer implements SrqPeer {
 
     private void send(ByteBuffer message, Consumer<SrqPeer> post) {
         java.util.Objects.requireNonNull(message, "message");
-        SrqPeer p = pick(deadline(connectTimeout));
-        InetSocketAddress a = last;
+        Picked p = pick(deadline(connectTimeout));
         try {
-            post.accept(p);
+            post.accept(p.peer());
         } catch (SrqCallException e) {
-            failed(a, e);
+            failed(p.address(), e);
         }
     }
 
@@ -280,13 +283,12 @@ final class ServicePeer implements SrqPeer {
         java.util.Objects.requireNonNull(request, "request");
         long deadline = deadline(SrqPeerImpl.checked(timeout, "call", false));
         while (true) {
-            SrqPeer p = pick(deadline);
-            InetSocketAddress a = last;
+            Picked p = pick(deadline);
             try {
-                return p.call(request.duplicate(), left(deadline));
+                return p.peer().call(request.duplicate(), left(deadline));
             } catch (SrqCallException e) {
-                if (!notRun(a, e, deadline)) {
-                    return failed(a, e);
+                if (!notRun(p.address(), e, deadline)) {
+                    return failed(p.address(), e);
                 }
             }
         }
@@ -318,14 +320,14 @@ final class ServicePeer implements SrqPeer {
     }
 
     private CompletableFuture<SrqMessage> callAsync(ByteBuffer request, long deadline) {
-        SrqPeer p;
+        Picked p;
         try {
             p = pick(deadline);
         } catch (SrqCallException e) {
             return CompletableFuture.failedFuture(e);
         }
-        InetSocketAddress a = last;
-        return p.callAsync(request.duplicate(), left(deadline)).handle((m, e) -> {
+        InetSocketAddress a = p.address();
+        return p.peer().callAsync(request.duplicate(), left(deadline)).handle((m, e) -> {
             if (e == null) {
                 return CompletableFuture.completedFuture(m);
             }

@@ -7,6 +7,7 @@ import io.rdma.srq.ra.support.Teardown;
 import io.rdma.srq.verbs.CmEvent;
 import io.rdma.srq.verbs.CmListener;
 import io.rdma.srq.verbs.Context;
+import io.rdma.srq.verbs.Verbs;
 
 import io.rdma.srq.ra.cluster.ServiceDirectory;
 import io.rdma.srq.ra.cluster.ServiceEndpoint;
@@ -96,7 +97,10 @@ public final class Listening implements AutoCloseable {
             return null;
         }
         InetSocketAddress reachable = bound;
-        if (bound.getAddress().isAnyLocalAddress()) {
+        if (bound.getAddress().isAnyLocalAddress() && Verbs.SOFT.equals(context.providerName())) {
+            // the soft device is in-process: only this JVM reaches it, at any address it bound
+            reachable = new InetSocketAddress(InetAddress.getLoopbackAddress(), bound.getPort());
+        } else if (bound.getAddress().isAnyLocalAddress()) {
             try {
                 reachable = new InetSocketAddress(InetAddress.getLocalHost(), bound.getPort());
             } catch (UnknownHostException e) {
