@@ -9,6 +9,7 @@ package io.rdma.srq.api;
  *      │  ▲  (device or address missing: retried with backoff)   │
  *      └──┘                                                      └──▶ FAILED (an error that will not go away)
  *   any state ──deactivation──▶ STOPPED
+ *   STANDBY ──elected──▶ STARTING/ACTIVE ──another node elected──▶ STANDBY   (clusterSingleton=true)
  * </pre>
  */
 public enum ActivationState {
@@ -24,7 +25,13 @@ public enum ActivationState {
     /** 3: deactivated (undeploy, stop-delivery, adapter stop). */
     STOPPED(3),
     /** 4: opening failed with an error that retrying cannot cure (e.g. EINVAL, a device limit); redeploy. */
-    FAILED(4);
+    FAILED(4),
+    /**
+     * 5: a cluster-singleton activation ({@code clusterSingleton=true}) on a node the cluster's singleton
+     * policy has not elected: nothing is open and nothing delivered; it opens when this node is elected
+     * (the primary left), and comes back here when another node is.
+     */
+    STANDBY(5);
 
     private final int code;
 
@@ -32,7 +39,7 @@ public enum ActivationState {
         this.code = code;
     }
 
-    /** {@return the number the statistics show for this state: 0 STARTING … 4 FAILED} */
+    /** {@return the number the statistics show for this state: 0 STARTING … 4 FAILED, 5 STANDBY} */
     public int code() {
         return code;
     }

@@ -2,6 +2,7 @@ package io.rdma.srq.it;
 
 import io.rdma.srq.it.cluster.ClusterCallServlet;
 import io.rdma.srq.it.cluster.ClusterEchoMdb;
+import io.rdma.srq.it.cluster.ClusterSubscriberMdb;
 import org.jboss.arquillian.container.test.api.ContainerController;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -14,17 +15,14 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,15 +35,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * after another, and counts every call (ok + failed = issued, none answered with another's reply).
  * In order: the calls spread over both nodes; an undeploy on node 2 withdraws first and no call
  * fails; node 2 killed (SIGKILL) mid-stream fails at most the calls in flight and the next calls go
- * to node 1 within 2 s; node 2 restarted gets calls again.
+ * to node 1 within 2 s; node 2 restarted gets calls again. Beside the calls, a subscription by name on
+ * node 1 ({@link ClusterSubscriberMdb}, {@code connectTo=service:cluster-echo}, 2 connections) moves a
+ * connection to node 2 when it joins and again when it is restarted (its SRQRA0507 lines in node 1's log).
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 public class ClusterServiceCallIT {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final Pattern RESULT = Pattern.compile(
-            "issued=(\\d+) ok=(\\d+) failed=(\\d+) wrong=(\\d+) nodes=\\{(.*)} failover_ms=(\\d+) first=(.*)");
-
     @ArquillianResource
     private ContainerController controller;
 
@@ -64,6 +60,12 @@ public class ClusterServiceCallIT {
         return Apps.war("cluster-provider.war", false).addClass(ClusterEchoMdb.class);
     }
 
+    @Deployment(name = "subscriber", testable = false, managed = false)
+    @TargetsContainer("node-1")
+    public static WebArchive subscriber() {
+        return Apps.war("cluster-subscriber.war", false).addClass(ClusterSubscriberMdb.class);
+    }
+
     @Deployment(name = "caller", testable = false)
     @TargetsContainer("node-1")
     public static WebArchive caller() {
@@ -74,48 +76,18 @@ public class ClusterServiceCallIT {
     @OperateOnDeployment("caller")
     private URL callerUrl;
 
-    /** One run of the servlet's calls. */
-    private record Calls(long issued, long ok, long failed, long wrong, Map<String, Long> nodes, long failoverMs,
-                         String first, String line) {
-        long on(String node) {
-            return nodes.getOrDefault(node, 0L);
-        }
+    private ClusterCalls calls(long ms) throws Exception {
+        return ClusterCalls.run(callerUrl, ClusterEchoMdb.SERVICE, ms, "ClusterServiceCallIT");
     }
 
-    private Calls calls(long ms) throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(callerUrl + "calls?ms=" + ms))
-                .timeout(Duration.ofMillis(ms + 60_000)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), r.body());
-        Matcher m = RESULT.matcher(r.body().trim());
-        assertTrue(m.matches(), r.body());
-        Map<String, Long> nodes = new LinkedHashMap<>();
-        for (String e : m.group(5).split(", ")) {
-            if (!e.isEmpty()) {
-                nodes.put(e.substring(0, e.indexOf('=')), Long.parseLong(e.substring(e.indexOf('=') + 1)));
-            }
-        }
-        Calls c = new Calls(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
-                Long.parseLong(m.group(4)), nodes, Long.parseLong(m.group(6)), m.group(7), r.body().trim());
-        assertEquals(c.issued(), c.ok() + c.failed(), "every call counted: " + c.line());
-        assertEquals(0, c.wrong(), "no call answered with another's reply: " + c.line());
-        System.out.println("ClusterServiceCallIT: " + c.line());
-        return c;
-    }
-
-    private CompletableFuture<Calls> callsInBackground(long ms) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return calls(ms);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+    private CompletableFuture<ClusterCalls> callsInBackground(long ms) {
+        return ClusterCalls.inBackground(callerUrl, ClusterEchoMdb.SERVICE, ms, "ClusterServiceCallIT");
     }
 
     /** Waits until a short run of calls reaches both nodes (node 1 has seen node 2's publication). */
     private void awaitBothNodes() throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        Calls c;
+        ClusterCalls c;
         do {
             c = calls(300);
             if (c.on("node-1") > 0 && c.on("node-2") > 0 && c.failed() == 0) {
@@ -126,40 +98,66 @@ public class ClusterServiceCallIT {
         throw new AssertionError("the calls never reached both nodes: " + c.line());
     }
 
+    /** {@return node 1's SRQRA0507 lines of the subscriber: its connections moved between providers} */
+    private static List<String> subscriberMoves() throws Exception {
+        Path log = Path.of(System.getProperty("it.server.cluster.a.base.dir"), "log", "server.log");
+        try (Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
+            return lines.filter(l -> l.contains("SRQRA0507: activation " + ClusterSubscriberMdb.NAME + ":")).toList();
+        }
+    }
+
+    /** Waits until the subscriber logged more moves than {@code before}; returns the new ones. */
+    private static List<String> awaitMoves(int before, String why) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        List<String> moves;
+        do {
+            moves = subscriberMoves();
+            if (moves.size() > before) {
+                return moves.subList(before, moves.size());
+            }
+            Thread.sleep(200);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("the subscription did not rebalance " + why + ": " + moves);
+    }
+
     @Test
     public void callsByNameSpreadFailOverAndSpreadAgainAcrossTwoNodes() throws Exception {
+        deployer.deploy("subscriber"); // connectTo=service:cluster-echo: both connections to node 1 for now
+        int movesBefore = subscriberMoves().size();
         controller.start("node-2");
         try {
             deployer.deploy("provider-2");
             awaitBothNodes();
+            List<String> joined = awaitMoves(movesBefore, "when node 2 joined");
+            System.out.println("ClusterServiceCallIT: subscription rebalanced at join: " + joined);
 
             // the calls spread over both nodes (round robin)
-            Calls spread = calls(2_000);
+            ClusterCalls spread = calls(2_000);
             assertEquals(0, spread.failed(), spread.line());
             assertTrue(spread.on("node-1") > spread.ok() / 4 && spread.on("node-2") > spread.ok() / 4,
                     "round robin over both nodes: " + spread.line());
 
             // an undeploy on node 2 withdraws its publication first: no call fails for it
-            CompletableFuture<Calls> duringUndeploy = callsInBackground(4_000);
+            CompletableFuture<ClusterCalls> duringUndeploy = callsInBackground(4_000);
             Thread.sleep(1_500);
             deployer.undeploy("provider-2");
-            Calls undeploy = duringUndeploy.get();
+            ClusterCalls undeploy = duringUndeploy.get();
             assertEquals(0, undeploy.failed(), "no call fails for an undeploy: " + undeploy.line());
             assertTrue(undeploy.on("node-2") > 0, undeploy.line());
-            Calls after = calls(500);
+            ClusterCalls after = calls(500);
             assertEquals(0, after.on("node-2"), "nothing goes to node 2 once it undeployed: " + after.line());
             assertEquals(0, after.failed(), after.line());
 
             // node 2 again, then killed mid-stream
             deployer.deploy("provider-2");
             awaitBothNodes();
-            CompletableFuture<Calls> duringKill = callsInBackground(5_000);
+            CompletableFuture<ClusterCalls> duringKill = callsInBackground(5_000);
             Thread.sleep(1_500);
-            long killed = killNode2();
-            Calls kill = duringKill.get();
+            long killed = ClusterCalls.kill("node-2");
+            ClusterCalls kill = duringKill.get();
             assertTrue(kill.failed() <= 2, "only the calls in flight to the killed node fail (one caller): " + kill.line());
             assertTrue(kill.failoverMs() <= 2_000, "the next calls go to node 1 within 2 s: " + kill.line());
-            Calls survivors = calls(1_000);
+            ClusterCalls survivors = calls(1_000);
             assertEquals(0, survivors.failed(), "calls after the kill all succeed: " + survivors.line());
             assertEquals(survivors.ok(), survivors.on("node-1"), survivors.line());
             System.out.println("ClusterServiceCallIT: node 2 (pid " + killed + ") killed; failover " + kill.failoverMs()
@@ -167,28 +165,24 @@ public class ClusterServiceCallIT {
 
             // node 2 restarted: its provider deploys with it (persisted), and the calls spread again
             controller.stop("node-2"); // the killed process is gone: Arquillian only forgets it
+            int movesBeforeRestart = subscriberMoves().size();
             controller.start("node-2");
             awaitBothNodes();
-            Calls again = calls(2_000);
+            List<String> rejoined = awaitMoves(movesBeforeRestart, "when node 2 was restarted");
+            System.out.println("ClusterServiceCallIT: subscription rebalanced at restart: " + rejoined);
+            ClusterCalls again = calls(2_000);
             assertEquals(0, again.failed(), again.line());
             assertTrue(again.on("node-2") > again.ok() / 4, "node 2 gets calls again: " + again.line());
         } finally {
             try {
                 deployer.undeploy("provider-2");
             } finally {
-                controller.stop("node-2");
+                try {
+                    controller.stop("node-2");
+                } finally {
+                    deployer.undeploy("subscriber");
+                }
             }
         }
-    }
-
-    /** SIGKILLs node 2's server JVM (found by its jboss.node.name; no kill(1) needed); returns its pid. */
-    private static long killNode2() throws Exception {
-        ProcessHandle node2 = ProcessHandle.allProcesses()
-                .filter(p -> p.info().commandLine().map(c -> c.contains("-Djboss.node.name=node-2")
-                        && c.contains("jboss-modules")).orElse(false))
-                .findFirst().orElseThrow(() -> new AssertionError("node 2's server process not found"));
-        assertTrue(node2.destroyForcibly(), "SIGKILL sent"); // ProcessHandle.destroyForcibly: kill(pid, SIGKILL) on Linux
-        node2.onExit().get();
-        return node2.pid();
     }
 }

@@ -3,6 +3,8 @@ package io.rdma.srq.ra;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqLimitReached;
 import io.rdma.srq.ra.cluster.LocalServiceDirectory;
+import io.rdma.srq.ra.cluster.LocalSingletonElection;
+import io.rdma.srq.ra.cluster.SingletonElection;
 import io.rdma.srq.ra.cluster.ServiceDirectories;
 import io.rdma.srq.ra.cluster.ServiceDirectory;
 import io.rdma.srq.ra.inbound.events.CdiEventSink;
@@ -57,7 +59,8 @@ import java.util.concurrent.ConcurrentHashMap;
         version = "0.1", transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction,
         reauthenticationSupport = false)
 public class SrqResourceAdapter implements ResourceAdapter, ActivationStatisticsSource, PooledConnectionRegistry,
-        KeyRing.Source, ActivationViews, Statistics, ServiceDirectory.Source {
+        KeyRing.Source, ActivationViews, Statistics, ServiceDirectory.Source,
+        SingletonElection.Source {
     /** Deactivation bound per activation. */
     public static final Duration DEACTIVATION_BOUND = Duration.ofSeconds(10);
 
@@ -70,6 +73,10 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     private volatile ServiceDirectories.Opened directory;
     /** The directory before start (a property check needs one): this JVM's. */
     private final ServiceDirectory unstarted = new LocalServiceDirectory("localhost");
+    /** An election given by {@link #useSingletonElection}, else null. */
+    private volatile SingletonElection electionOverride;
+    /** The election before start: this node only. */
+    private final SingletonElection unstartedElection = new LocalSingletonElection();
     @ConfigProperty(confidential = true, description = "Admission keys: alias=base64key entries (at least 32 bytes each) "
             + "separated by commas; set it to a credential-store expression (${ENC::...}), never to the keys themselves")
     private String authKeys = "";
@@ -152,6 +159,30 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     public ServiceDirectory serviceDirectory() {
         ServiceDirectories.Opened d = directory;
         return d == null ? unstarted : d.directory();
+    }
+
+    /**
+     * {@inheritDoc} WildFly's singleton policy where the server has one (standalone-ha), else this
+     * node only ({@link ServiceDirectories}).
+     */
+    @Override
+    public SingletonElection singletonElection() {
+        SingletonElection chosen = electionOverride;
+        if (chosen != null) {
+            return chosen;
+        }
+        ServiceDirectories.Opened d = directory;
+        return d == null ? unstartedElection : d.election();
+    }
+
+    /**
+     * Replaces the election for activations made from now on: for an embedding container with a
+     * singleton service of its own, or a test. Not a configuration property.
+     *
+     * @param election the election; null: the adapter's own again
+     */
+    public void useSingletonElection(SingletonElection election) {
+        this.electionOverride = election;
     }
 
     /** @return authKeys text (confidential) */

@@ -18,11 +18,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * On node 1: GET /calls?ms=M calls the service {@link ClusterEchoMdb#SERVICE} by name, one call after
- * another, for M milliseconds, through {@code java:/eis/SrqFabric} (provider fabric), and answers
- * one line: {@code issued= ok= failed= wrong= nodes={node=answers…} failover_ms= first=} — every call
- * counted (ok + failed = issued), each reply checked to be its own (wrong: another call's), the
- * answers per node, and the time from the first failure to the first success after the last failure.
+ * On node 1: GET /calls?ms=M[&amp;service=S] calls the service S (default {@link ClusterEchoMdb#SERVICE}) by
+ * name, one call after another, for M milliseconds, through {@code java:/eis/SrqFabric} (provider
+ * fabric), and answers one line: {@code issued= ok= failed= wrong= nodes={node=answers…} failover_ms=
+ * gap_ms= first=} — every call counted (ok + failed = issued), each reply checked to be its own (wrong:
+ * another call's), the answers per node, the time from the first failure to the first success after
+ * the last failure, and the longest time between two successful calls (a handover's length).
  */
 @WebServlet("/calls")
 public class ClusterCallServlet extends HttpServlet {
@@ -36,6 +37,9 @@ public class ClusterCallServlet extends HttpServlet {
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         resp.setContentType("text/plain");
         long end = System.nanoTime() + Long.parseLong(req.getParameter("ms")) * 1_000_000L;
+        String name = req.getParameter("service") == null ? ClusterEchoMdb.SERVICE : req.getParameter("service");
+        long lastOk = System.nanoTime();
+        long gap = 0;
         long issued = 0;
         long ok = 0;
         long failed = 0;
@@ -45,7 +49,7 @@ public class ClusterCallServlet extends HttpServlet {
         long recovered = 0;
         String first = "";
         Map<String, Long> nodes = new TreeMap<>();
-        try (SrqConnection c = factory.getConnection(); SrqPeer service = c.connect(ClusterEchoMdb.SERVICE, T)) {
+        try (SrqConnection c = factory.getConnection(); SrqPeer service = c.connect(name, T)) {
             for (int i = 0; System.nanoTime() < end; i++) {
                 String request = "call " + i;
                 issued++;
@@ -54,6 +58,9 @@ public class ClusterCallServlet extends HttpServlet {
                     String text = new String(reply.copyPayload(), StandardCharsets.US_ASCII);
                     if (text.startsWith(request + "@")) {
                         ok++;
+                        long now = System.nanoTime();
+                        gap = Math.max(gap, now - lastOk);
+                        lastOk = now;
                         nodes.merge(text.substring(request.length() + 1), 1L, Long::sum);
                         if (lastFailure != 0 && recovered < lastFailure) {
                             recovered = System.nanoTime();
@@ -76,7 +83,7 @@ public class ClusterCallServlet extends HttpServlet {
             return;
         }
         long failoverMs = firstFailure == 0 ? 0 : ((recovered > lastFailure ? recovered : System.nanoTime()) - firstFailure) / 1_000_000;
-        resp.getWriter().printf("issued=%d ok=%d failed=%d wrong=%d nodes=%s failover_ms=%d first=%s%n", issued, ok, failed,
-                wrong, nodes, failoverMs, first);
+        resp.getWriter().printf("issued=%d ok=%d failed=%d wrong=%d nodes=%s failover_ms=%d gap_ms=%d first=%s%n", issued,
+                ok, failed, wrong, nodes, failoverMs, gap / 1_000_000, first);
     }
 }

@@ -27,12 +27,14 @@ public final class ServiceDirectories {
     }
 
     /**
-     * The adapter's directory and what to close at adapter stop.
+     * The adapter's directory and election, and what to close at adapter stop.
      *
      * @param directory the directory
-     * @param release   lets go of the registrar (the MSC service is removed); nothing for a local directory
+     * @param election  the singleton election
+     * @param release   lets go of the registrar and the singleton policy (the MSC services are removed);
+     *                  nothing for local ones
      */
-    public record Opened(ServiceDirectory directory, Runnable release) implements AutoCloseable {
+    public record Opened(ServiceDirectory directory, SingletonElection election, Runnable release) implements AutoCloseable {
         @Override
         public void close() {
             release.run();
@@ -41,9 +43,49 @@ public final class ServiceDirectories {
 
     /**
      * @param cl the adapter's class loader
-     * @return WildFly's registrar directory where the server has one, else a {@link LocalServiceDirectory}
+     * @return WildFly's registrar directory where the server has one, else a {@link LocalServiceDirectory};
+     *         WildFly's singleton policy where the server has one, else a {@link LocalSingletonElection}
      */
     public static Opened open(ClassLoader cl) {
+        Elections e = election(cl);
+        Directory d = directory(cl);
+        return new Opened(d.directory(), e.election(), () -> {
+            e.release().run();
+            d.release().run();
+        });
+    }
+
+    private record Directory(ServiceDirectory directory, Runnable release) {
+    }
+
+    private record Elections(SingletonElection election, Runnable release) {
+    }
+
+    private static Elections election(ClassLoader cl) {
+        try {
+            if (MscRequirement.exists(WildFlySingletonElection.FACTORY, cl)) {
+                Class.forName("org.wildfly.clustering.singleton.service.ServiceTargetFactory", false, cl);
+                WildFlySingletonElection e = new WildFlySingletonElection(cl);
+                MscRequirement service = MscRequirement.install(WildFlySingletonElection.FACTORY,
+                        "rdma-srq singleton election", e::started, e::stopped, cl);
+                return new Elections(e, () -> release(service, "singleton election"));
+            }
+            RaLogger.LOG.noSingletonPolicy("the server has no " + WildFlySingletonElection.FACTORY);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException ex) {
+            RaLogger.LOG.noSingletonPolicy(MscRequirement.describe(ex));
+        }
+        return new Elections(new LocalSingletonElection(), () -> { });
+    }
+
+    private static void release(MscRequirement service, String what) {
+        try {
+            service.close();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            RaLogger.LOG.debugf(e, "removing the %s's MSC service", what);
+        }
+    }
+
+    private static Directory directory(ClassLoader cl) {
         String node = nodeName();
         try {
             if (MscRequirement.exists(REGISTRAR, cl)) {
@@ -51,19 +93,13 @@ public final class ServiceDirectories {
                 WildFlyServiceDirectory d = new WildFlyServiceDirectory(node);
                 MscRequirement service = MscRequirement.install(REGISTRAR, "rdma-srq service directory", d::started,
                         d::stopped, cl);
-                return new Opened(d, () -> {
-                    try {
-                        service.close();
-                    } catch (ReflectiveOperationException | RuntimeException e) {
-                        RaLogger.LOG.debugf(e, "removing the service directory's MSC service");
-                    }
-                });
+                return new Directory(d, () -> release(service, "service directory"));
             }
             RaLogger.LOG.noClusterDirectory("the server has no " + REGISTRAR + " (no cache container '" + CONTAINER + "')");
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             RaLogger.LOG.noClusterDirectory(MscRequirement.describe(e));
         }
-        return new Opened(new LocalServiceDirectory(node), () -> { });
+        return new Directory(new LocalServiceDirectory(node), () -> { });
     }
 
     /** {@return jboss.node.name, else the host name, else "localhost"} */

@@ -1,6 +1,8 @@
 package io.rdma.srq.ra.inbound;
 
 import io.rdma.srq.ra.cluster.LocalServiceDirectory;
+import io.rdma.srq.ra.cluster.LocalSingletonElection;
+import io.rdma.srq.ra.cluster.SingletonElection;
 import io.rdma.srq.ra.cluster.ServiceDirectory;
 import io.rdma.srq.ra.cluster.ServiceEndpoint;
 import io.rdma.srq.ra.inbound.config.InboundConfig;
@@ -66,6 +68,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private String listenAddress = d(LISTEN_ADDRESS);
     private String listenPort = d(LISTEN_PORT);
     private String serviceName = d(SERVICE_NAME);
+    private String clusterSingleton = d(CLUSTER_SINGLETON);
     private String initialFill = d(INITIAL_FILL);
     private String replenishPolicy = d(REPLENISH_POLICY);
     private String replyBufferSize = d(REPLY_BUFFER_SIZE);
@@ -122,7 +125,9 @@ public class SrqActivationSpec implements ActivationSpec {
                 CHECK.oneOf("ordering", ordering, InboundConfig.Ordering.class),
                 MAX_HELD_PER_CONNECTION.parse(CHECK, blankTo(maxHeldPerConnection,
                         String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(SrqProperty.MAX_BATCH, maxWr), maxWr),
-                serviceName(listening), connectService(), directory(), CHECK);
+                serviceName(listening), connectService(), directory(),
+                CHECK.oneOf("clusterSingleton", clusterSingleton, java.util.List.of(Boolean.TRUE, Boolean.FALSE), String::valueOf),
+                election(), CHECK);
     }
 
     /** @return maxHeldPerConnection when blank: an eighth of srqMaxWr, at least one poll of the CQ (or srqMaxWr) */
@@ -195,6 +200,12 @@ public class SrqActivationSpec implements ActivationSpec {
     private ServiceDirectory directory() {
         return resourceAdapter instanceof ServiceDirectory.Source source ? source.serviceDirectory()
                 : new LocalServiceDirectory("localhost");
+    }
+
+    /** @return the resource adapter's singleton election, or this node only when there is no adapter */
+    private SingletonElection election() {
+        return resourceAdapter instanceof SingletonElection.Source source ? source.singletonElection()
+                : new LocalSingletonElection();
     }
 
     /** The admission properties: allowedPeers, maxConnections, maxConnectionsPerPeer, connectRateLimit, authKey, tokenMaxAge. */
@@ -639,6 +650,18 @@ public class SrqActivationSpec implements ActivationSpec {
      */
     public void setListenPort(String listenPort) {
         this.listenPort = listenPort;
+    }
+
+    /** @return the text of {@link SrqProperty#CLUSTER_SINGLETON} */
+    public String getClusterSingleton() {
+        return clusterSingleton;
+    }
+
+    /**
+     * @param clusterSingleton the text of {@link SrqProperty#CLUSTER_SINGLETON} (its type, range, default and meaning)
+     */
+    public void setClusterSingleton(String clusterSingleton) {
+        this.clusterSingleton = clusterSingleton;
     }
 
     /** @return the text of {@link SrqProperty#SERVICE_NAME} */

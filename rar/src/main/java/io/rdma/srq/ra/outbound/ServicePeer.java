@@ -31,8 +31,11 @@ import java.util.function.Consumer;
  * {@link ServiceDirectory} lists now (by node, then address), over one pooled peer per provider.
  * See the API's documentation of {@code connect(String, Duration)} for what callers see; here:
  * <ul>
- *   <li>a provider whose connect fails is skipped ({@link #SUSPECT} long) and the call goes to the
- *       next (a failover, logged SRQRA0505 and counted);</li>
+ *   <li>a provider whose connect fails, or that answers a call "not run" (its MDB is stopping), is
+ *       skipped ({@link #SUSPECT} long) and the call goes to the next (a failover, logged SRQRA0505
+ *       and counted); when every provider listed is skipped, the call waits — for another provider
+ *       to be listed (a cluster singleton's next primary) or the first suspicion to pass — as long as
+ *       its timeout allows, then tries them all again;</li>
  *   <li>a call that fails in flight ends with its exception — it is never sent again, since the
  *       provider may have run it — and its peer is dropped, so the next call connects anew or goes
  *       elsewhere;</li>
@@ -44,7 +47,7 @@ import java.util.function.Consumer;
 final class ServicePeer implements SrqPeer {
     /** The longest a call waits for a provider to be listed. */
     static final Duration SERVICE_WAIT = Duration.ofSeconds(2);
-    /** How long a provider whose connect failed is passed over (while others are listed). */
+    /** How long a provider whose connect failed, or that answered "not run", is passed over. */
     static final Duration SUSPECT = Duration.ofSeconds(1);
     private static final long POLL_NANOS = Duration.ofMillis(20).toNanos();
     private static final Duration RECEIVE_SLICE = Duration.ofMillis(10);
@@ -128,8 +131,12 @@ final class ServicePeer implements SrqPeer {
                     candidates.add(p);
                 }
             }
-            if (candidates.isEmpty()) {
-                candidates = listed; // every one failed lately: try them all again
+            if (candidates.isEmpty() && !listed.isEmpty()) {
+                if (deadline - now > 2 * POLL_NANOS) {
+                    sleep(); // every one failed lately: wait for another provider, or the suspicion to pass
+                    continue;
+                }
+                candidates = listed; // no time left to wait: try them all again
             }
             int start = Math.floorMod(next.getAndIncrement(), Math.max(1, candidates.size()));
             for (int i = 0; i < candidates.size(); i++) {

@@ -67,34 +67,74 @@ public final class MscRequirement implements AutoCloseable {
         Class<?> name = Class.forName("org.jboss.msc.service.ServiceName", false, cl);
         Class<?> builderType = Class.forName("org.jboss.msc.service.ServiceBuilder", false, cl);
         Class<?> serviceType = Class.forName("org.jboss.msc.Service", false, cl);
-        Class<?> controllerType = Class.forName("org.jboss.msc.service.ServiceController", false, cl);
         Object builder = Class.forName("org.jboss.msc.service.ServiceTarget", false, cl).getMethod("addService")
                 .invoke(container(cl));
         Supplier<?> value = (Supplier<?>) builderType.getMethod("requires", name)
                 .invoke(builder, name.getMethod("parse", String.class).invoke(null, serviceName));
-        Object instance = Proxy.newProxyInstance(cl, new Class<?>[]{serviceType}, (proxy, m, args) -> switch (m.getName()) {
+        Object instance = service(description, () -> onStart.accept(value.get()), onStop, cl);
+        builderType.getMethod("setInstance", serviceType).invoke(builder, instance);
+        Object controller = builderType.getMethod("install").invoke(builder);
+        Method setMode = setMode(cl);
+        return new MscRequirement(controller, setMode, removeMode(setMode), onStop);
+    }
+
+    /**
+     * @param cl the class loader that sees org.jboss.msc and org.jboss.as.server
+     * @return the server's MSC service container (a ServiceTarget and a ServiceRegistry)
+     * @throws ReflectiveOperationException outside WildFly
+     */
+    public static Object container(ClassLoader cl) throws ReflectiveOperationException {
+        return Class.forName("org.jboss.as.server.CurrentServiceContainer", false, cl)
+                .getMethod("getServiceContainer").invoke(null);
+    }
+
+    /**
+     * Removes an installed MSC service (its mode REMOVE: MSC stops it, then removes it).
+     *
+     * @param controller the service's ServiceController
+     * @param cl         the class loader that sees org.jboss.msc
+     * @throws ReflectiveOperationException when MSC refuses
+     */
+    public static void remove(Object controller, ClassLoader cl) throws ReflectiveOperationException {
+        Method setMode = setMode(cl);
+        setMode.invoke(controller, removeMode(setMode));
+    }
+
+    private static Method setMode(ClassLoader cl) throws ReflectiveOperationException {
+        Class<?> controllerType = Class.forName("org.jboss.msc.service.ServiceController", false, cl);
+        return controllerType.getMethod("setMode", Class.forName(controllerType.getName() + "$Mode", false, cl));
+    }
+
+    private static Object removeMode(Method setMode) {
+        return Enum.valueOf(setMode.getParameterTypes()[0].asSubclass(Enum.class), "REMOVE");
+    }
+
+    /**
+     * An MSC {@code org.jboss.msc.Service} whose start and stop run the given actions.
+     *
+     * @param description what its {@code toString} says
+     * @param start       run at start (MSC's thread; an exception fails the start)
+     * @param stop        run at stop
+     * @param cl          the class loader that sees org.jboss.msc
+     * @return the service
+     * @throws ClassNotFoundException outside WildFly
+     */
+    public static Object service(String description, Runnable start, Runnable stop, ClassLoader cl)
+            throws ClassNotFoundException {
+        Class<?> serviceType = Class.forName("org.jboss.msc.Service", false, cl);
+        return Proxy.newProxyInstance(cl, new Class<?>[]{serviceType}, (proxy, m, args) -> switch (m.getName()) {
             case "start" -> {
-                onStart.accept(value.get());
+                start.run();
                 yield null;
             }
             case "stop" -> {
-                onStop.run();
+                stop.run();
                 yield null;
             }
             case "equals" -> proxy == args[0];
             case "hashCode" -> System.identityHashCode(proxy);
             default -> description;
         });
-        builderType.getMethod("setInstance", serviceType).invoke(builder, instance);
-        Object controller = builderType.getMethod("install").invoke(builder);
-        Method setMode = controllerType.getMethod("setMode", Class.forName(controllerType.getName() + "$Mode", false, cl));
-        Object remove = Enum.valueOf(setMode.getParameterTypes()[0].asSubclass(Enum.class), "REMOVE");
-        return new MscRequirement(controller, setMode, remove, onStop);
-    }
-
-    private static Object container(ClassLoader cl) throws ReflectiveOperationException {
-        return Class.forName("org.jboss.as.server.CurrentServiceContainer", false, cl)
-                .getMethod("getServiceContainer").invoke(null);
     }
 
     /**

@@ -324,4 +324,26 @@ public interface RaLogger extends BasicLogger {
     @LogMessage(level = Logger.Level.INFO)
     @Message(id = 507, value = "activation %s: connection %d moves from %s to %s (%s: a provider joined or left)")
     void connectionRebalanced(String activation, int slot, Object from, Object to, String targets);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 508, value = "singleton election: %s; activations with clusterSingleton=true deliver on this node "
+            + "at once")
+    void noSingletonPolicy(String why);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 509, value = "singleton %s: this node is a candidate (MSC service %s, %s); it delivers once elected")
+    void singletonCandidate(String name, String service, String election);
+
+    @LogMessage(level = Logger.Level.WARN)
+    @Message(id = 510, value = "singleton %s: the candidate could not be installed (%s); this node's activation stays in "
+            + "STANDBY and delivers nothing")
+    void singletonNotInstalled(String name, String why);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 511, value = "activation %s: elected as the primary of singleton %s; opening")
+    void singletonElected(String activation, String name);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 512, value = "activation %s: no longer the primary of singleton %s (%s); stopped delivering, STANDBY")
+    void singletonDeposed(String activation, String name, String why);
 }

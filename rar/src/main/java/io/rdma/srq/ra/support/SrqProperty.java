@@ -81,6 +81,9 @@ public enum SrqProperty {
     SERVICE_NAME("serviceName", Kind.TEXT, "", 0, 0, "1 to 128 letters, digits, '.', '-', '_', or empty", "", null,
             null, "the service name the listener is published as, for calls by service name (the cluster's directory);"
             + " empty: srqName, else the endpoint class's simple name (published only if that is a valid name)"),
+    CLUSTER_SINGLETON("clusterSingleton", Kind.BOOLEAN, "", 0, 0, "true, false", "false", null, null,
+            "true: only the node WildFly's singleton policy elects opens and delivers, one node of the cluster at a"
+            + " time (the others STANDBY; the next one takes over when it leaves; docs/cluster.md); false: every node"),
     INITIAL_FILL("initialFill", Kind.INTEGER, "WRs", 0, Integer.MAX_VALUE, "srqLimit + 1..srqMaxWr", "", null,
             "receive WRs posted at start: more than srqLimit, at most srqMaxWr",
             "receive WRs posted at start; empty: 4 × srqLimit, at most srqMaxWr (srqMaxWr when srqLimit is 0)"),

@@ -4,6 +4,7 @@ package io.rdma.srq.ra.inbound.config;
 import io.rdma.srq.api.DeviceAttributes;
 import io.rdma.srq.api.SrqAttributes;
 import io.rdma.srq.ra.cluster.ServiceDirectory;
+import io.rdma.srq.ra.cluster.SingletonElection;
 import io.rdma.srq.ra.support.DeviceSelection;
 import io.rdma.srq.ra.support.PropertyCheck;
 import io.rdma.srq.ra.support.SrqSizing;
@@ -59,6 +60,9 @@ import java.time.Duration;
  * @param connectService    with {@code connectTo=service:NAME}: NAME, whose providers the
  *                          {@code connectCount} connections spread over; null otherwise
  * @param directory         where it is published and services are looked up: the adapter's {@link ServiceDirectory}
+ * @param clusterSingleton  whether the activation delivers only on the node its {@code election} elects
+ *                          (one node of the cluster at a time)
+ * @param election          the adapter's {@link SingletonElection}
  * @param check                the JavaBean's property check: errors found when the device is opened name
  *                             the activation spec's property
  */
@@ -70,7 +74,8 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
                             int maxSequentialDeliveryFailures, Duration pauseTimeout,
                             Admission.Policy admission, ConnectionParameters fabric,
                             Ordering ordering, int maxHeldPerConnection, String serviceName,
-                            String connectService, ServiceDirectory directory, PropertyCheck check) {
+                            String connectService, ServiceDirectory directory, boolean clusterSingleton,
+                            SingletonElection election, PropertyCheck check) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

@@ -1,5 +1,6 @@
 package io.rdma.srq.ra.inbound.lifecycle;
 
+import io.rdma.srq.ra.cluster.SingletonElection;
 import io.rdma.srq.ra.inbound.config.InboundConfig;
 import io.rdma.srq.ra.inbound.connections.ControlLoop;
 import io.rdma.srq.ra.inbound.events.EventSink;
@@ -55,6 +56,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       deactivation stops it (what its CQ holds delivered within drainTimeout — swept and counted
  *       {@code undelivered} when the poller is the dead one), and a new run is opened with the same
  *       backoff.</li>
+ *   <li><b>Cluster singleton</b> ({@code clusterSingleton=true}): the activation joins the adapter's
+ *       {@link SingletonElection} under its singleton name ({@code serviceName}, else its name) and
+ *       opens only while this node is elected (STANDBY otherwise, SRQRA0509). Deposed, it stops its run
+ *       as deactivation does (withdrawn first, what was accepted delivered within drainTimeout) and is
+ *       STANDBY again (SRQRA0512); it leaves the election only after its run stopped — at deactivation,
+ *       at a suspend's quiesce, on FAILED — so two nodes never deliver at once.</li>
  *   <li>Every change of state fires {@link SrqDeviceStateChanged} to the application's observers on
  *       a Work of its own; counters keep growing across runs ({@link RunTotals}).</li>
  * </ul>
@@ -91,6 +98,8 @@ public final class SrqActivation {
     private String device;
     /** The provider of the last run opened, null before the first. */
     private volatile String lastProvider;
+    /** With clusterSingleton: the candidacy in the adapter's election (null otherwise, and once left). */
+    private volatile SingletonElection.Candidacy candidacy;
 
     private SrqActivation(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
                           MessageEndpointFactory factory, InboundConfig config, Backoff backoff) {
@@ -124,15 +133,142 @@ public final class SrqActivation {
                                       MessageEndpointFactory factory, InboundConfig config, Backoff backoff)
             throws ResourceException {
         SrqActivation a = new SrqActivation(wm, sink, tsr, factory, config, backoff);
+        if (config.clusterSingleton() && !a.joinElection()) {
+            return a; // STANDBY: opened once elected
+        }
         try {
             a.openRun();
         } catch (ResourceException e) {
             if (!OpenFailure.isTransient(e)) {
+                a.leaveElection();
                 throw e;
             }
             a.deferred(e);
         }
         return a;
+    }
+
+    /** {@return the singleton's name: serviceName when set, else the activation's name} */
+    public String singletonName() {
+        return config.serviceName() == null || config.serviceName().isEmpty() ? name : config.serviceName();
+    }
+
+    /**
+     * Joins the adapter's election (clusterSingleton=true).
+     *
+     * @return whether this node is the primary at once (the local election): open now
+     * @throws ResourceException naming clusterSingleton when this node has a candidate of that name already
+     */
+    private boolean joinElection() throws ResourceException {
+        synchronized (lock) {
+            state = ActivationState.STANDBY;
+        }
+        try {
+            candidacy = config.election().join(singletonName(), new SingletonElection.Candidate() {
+                @Override
+                public void elected() {
+                    SrqActivation.this.elected();
+                }
+
+                @Override
+                public void deposed() {
+                    SrqActivation.this.deposed("another node was elected, or this one left");
+                }
+            });
+        } catch (IllegalArgumentException e) {
+            throw new jakarta.resource.spi.InvalidPropertyException(e.getMessage());
+        }
+        if (!candidacy.electedAtOnce()) {
+            return false;
+        }
+        synchronized (lock) {
+            if (state == ActivationState.STANDBY) {
+                state = ActivationState.STARTING;
+            }
+        }
+        return true;
+    }
+
+    /** Leaves the election (if a candidate): another node may be elected. Idempotent. */
+    private void leaveElection() {
+        SingletonElection.Candidacy c = candidacy;
+        candidacy = null;
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    /** This node was elected: STANDBY → STARTING, and the run opened (or retried as at activation). */
+    private void elected() {
+        synchronized (lock) {
+            if (state != ActivationState.STANDBY || quiesced) {
+                return;
+            }
+            state = ActivationState.STARTING;
+        }
+        RaLogger.LOG.singletonElected(name, singletonName());
+        fire(ActivationState.STANDBY, ActivationState.STARTING, null, "elected by the cluster's singleton policy");
+        try {
+            openRun();
+        } catch (ResourceException e) {
+            if (OpenFailure.isTransient(e)) {
+                try {
+                    deferred(e);
+                    return;
+                } catch (ResourceException notScheduled) {
+                    e = notScheduled;
+                }
+            }
+            failedAsPrimary(e);
+        }
+    }
+
+    /** Opening as the primary failed for good: FAILED, and out of the election so another node takes over. */
+    private void failedAsPrimary(ResourceException e) {
+        ActivationState from;
+        synchronized (lock) {
+            from = state;
+            if (from == ActivationState.STOPPED || from == ActivationState.STANDBY) {
+                return;
+            }
+            state = ActivationState.FAILED;
+        }
+        RaLogger.LOG.activationFailed(name, e.getMessage());
+        fire(from, ActivationState.FAILED, OpenFailure.errno(e) == null ? null : OpenFailure.errno(e).name(), e.getMessage());
+        leaveElection();
+    }
+
+    /**
+     * This node is no longer the primary: the run (or a Recovery Work opening one) is stopped as
+     * deactivation stops it, and the activation is STANDBY until elected again.
+     */
+    private void deposed(String why) {
+        ActivationState from;
+        ActivationRun r;
+        Recovery rec;
+        synchronized (lock) {
+            from = state;
+            if (from == ActivationState.STOPPED || from == ActivationState.STANDBY) {
+                return;
+            }
+            state = ActivationState.STANDBY;
+            generation++; // the old run's late faults are ignored
+            r = run;
+            run = null;
+            rec = recovery;
+            recovery = null;
+            portsDown = false;
+        }
+        if (rec != null) {
+            rec.release();
+            rec.awaitEnd(System.nanoTime() + DELIVERY_BOUND.toNanos()); // an attempt in flight stops its own run
+        }
+        if (r != null) {
+            r.stop(DELIVERY_BOUND, false);
+            totals.ended(r);
+        }
+        RaLogger.LOG.singletonDeposed(name, singletonName(), why);
+        fire(from, ActivationState.STANDBY, null, why);
     }
 
     /** {@return the properties that say where the activation opens: device, listenAddress, connectTo} */
@@ -182,7 +318,7 @@ public final class SrqActivation {
         synchronized (lock) {
             pending = pendingFault;
             pendingFault = null;
-            if (state == ActivationState.STOPPED || quiesced) {
+            if (state == ActivationState.STOPPED || state == ActivationState.STANDBY || quiesced) {
                 from = null;
             } else {
                 from = state;
@@ -251,6 +387,7 @@ public final class SrqActivation {
                 }
             }
             fire(ActivationState.RECOVERING, ActivationState.FAILED, fault.errnoName(), "recovery Work refused");
+            leaveElection();
         }
     }
 
@@ -289,7 +426,7 @@ public final class SrqActivation {
     private boolean schedule(boolean firstAtOnce) {
         Recovery r = new Recovery("srq-recovery-" + name, backoff, new Steps(), firstAtOnce);
         synchronized (lock) {
-            if (state == ActivationState.STOPPED) {
+            if (state == ActivationState.STOPPED || state == ActivationState.STANDBY) {
                 return true;
             }
             recovery = r;
@@ -347,7 +484,7 @@ public final class SrqActivation {
             ActivationState now;
             synchronized (lock) {
                 now = state;
-                if (now == ActivationState.STOPPED) {
+                if (now == ActivationState.STOPPED || now == ActivationState.STANDBY) {
                     return false;
                 }
                 if (!OpenFailure.isTransient(failure)) {
@@ -358,6 +495,7 @@ public final class SrqActivation {
                 RaLogger.LOG.activationFailed(name, failure.getMessage());
                 fire(now, ActivationState.FAILED, OpenFailure.errno(failure) == null ? null
                         : OpenFailure.errno(failure).name(), failure.getMessage());
+                leaveElection();
                 return false;
             }
             String provider = lastProvider;
@@ -483,6 +621,7 @@ public final class SrqActivation {
         if (r != null) {
             r.quiesce();
         }
+        leaveElection(); // drained: another node may deliver now
     }
 
     /** @return whether {@link #quiesce} has begun: this activation accepts and delivers nothing more */
@@ -517,6 +656,7 @@ public final class SrqActivation {
             r.stop(bound, false);
             totals.ended(r);
         }
+        leaveElection(); // after the run stopped: never two nodes delivering
         fire(from, ActivationState.STOPPED, null, "deactivated");
     }
 

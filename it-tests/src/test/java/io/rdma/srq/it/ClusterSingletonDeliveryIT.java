@@ -1,0 +1,143 @@
+package io.rdma.srq.it;
+
+import io.rdma.srq.it.cluster.ClusterCallServlet;
+import io.rdma.srq.it.cluster.SingletonEchoMdb;
+import org.jboss.arquillian.container.test.api.ContainerController;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.OperateOnDeployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.container.test.api.TargetsContainer;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.URL;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Cluster-singleton delivery on two WildFly nodes (standalone-ha, arquillian-cluster.xml): the MDB
+ * {@link SingletonEchoMdb} ({@code clusterSingleton=true}) is deployed on both nodes and WildFly's
+ * singleton policy (the default one: simple election, the member that joined first) elects where it
+ * delivers. A servlet on node 1 calls {@value SingletonEchoMdb#SERVICE} by name and counts every call.
+ * In order: with both nodes candidates only the elected one (node 1) answers; undeployed on node 1
+ * mid-stream, node 2 is elected and takes over (no call answered twice or wrong, the handover's length
+ * measured); deployed on node 1 again, the policy elects node 1 again and node 2, deposed, stops
+ * delivering — one node at a time throughout.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+public class ClusterSingletonDeliveryIT {
+    private static final String IT = "ClusterSingletonDeliveryIT";
+
+    @ArquillianResource
+    private ContainerController controller;
+
+    @ArquillianResource
+    private Deployer deployer;
+
+    @Deployment(name = "singleton-1", testable = false, managed = false)
+    @TargetsContainer("node-1")
+    public static WebArchive singletonOnNode1() {
+        return Apps.war("singleton-provider.war", false).addClass(SingletonEchoMdb.class);
+    }
+
+    @Deployment(name = "singleton-2", testable = false, managed = false)
+    @TargetsContainer("node-2")
+    public static WebArchive singletonOnNode2() {
+        return Apps.war("singleton-provider.war", false).addClass(SingletonEchoMdb.class);
+    }
+
+    @Deployment(name = "singleton-caller", testable = false)
+    @TargetsContainer("node-1")
+    public static WebArchive caller() {
+        return Apps.war("singleton-caller.war", false).addClass(ClusterCallServlet.class);
+    }
+
+    @ArquillianResource
+    @OperateOnDeployment("singleton-caller")
+    private URL callerUrl;
+
+    private ClusterCalls calls(long ms) throws Exception {
+        return ClusterCalls.run(callerUrl, SingletonEchoMdb.SERVICE, ms, IT);
+    }
+
+    /** Waits until a short run of calls is answered by {@code node} alone, without failures. */
+    private ClusterCalls awaitOnly(String node) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        ClusterCalls c = null;
+        do {
+            try {
+                c = calls(300);
+                if (c.failed() == 0 && c.ok() > 0 && c.on(node) == c.ok()) {
+                    return c;
+                }
+            } catch (AssertionError e) { // HTTP 500: no provider listed yet (anything else is a failure)
+                if (e.getMessage() == null || !e.getMessage().contains("expected: <200> but was: <500>")) {
+                    throw e;
+                }
+            }
+            Thread.sleep(300);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("the calls never went to " + node + " alone: " + (c == null ? "no run" : c.line()));
+    }
+
+    @Test
+    public void oneNodeDeliversAtATimeAndTheOtherTakesOverWhenItLeaves() throws Exception {
+        deployer.deploy("singleton-1");
+        controller.start("node-2");
+        try {
+            awaitOnly("node-1"); // node 1, alone, is elected at once
+            deployer.deploy("singleton-2");
+            Thread.sleep(2_000); // node 2 is a candidate now; were it elected too, it would publish within this
+
+            ClusterCalls both = calls(2_000);
+            assertEquals(0, both.failed(), both.line());
+            assertEquals(both.ok(), both.on("node-1"), "only the elected node answers: " + both.line());
+            assertEquals(0, both.on("node-2"), "node 2 stands by: " + both.line());
+
+            // node 1 leaves (undeploy) mid-stream: node 2 is elected and takes over
+            CompletableFuture<ClusterCalls> duringUndeploy = ClusterCalls.inBackground(callerUrl, SingletonEchoMdb.SERVICE,
+                    6_000, IT);
+            Thread.sleep(1_500);
+            deployer.undeploy("singleton-1");
+            ClusterCalls handover = duringUndeploy.get();
+            assertTrue(handover.on("node-1") > 0 && handover.on("node-2") > 0, "node 1, then node 2: " + handover.line());
+            assertTrue(handover.gapMs() <= 2_000, "node 2 took over within 2 s: " + handover.line());
+            ClusterCalls after = awaitOnly("node-2");
+            System.out.println(IT + ": handover node-1 -> node-2 at undeploy: longest gap " + handover.gapMs() + " ms, "
+                    + handover.failed() + " failed of " + handover.issued() + "; then " + after.line());
+
+            // node 1 a candidate again: the policy elects it (it joined the group first); node 2 is deposed
+            CompletableFuture<ClusterCalls> duringReturn = ClusterCalls.inBackground(callerUrl, SingletonEchoMdb.SERVICE,
+                    6_000, IT);
+            Thread.sleep(1_500);
+            deployer.deploy("singleton-1");
+            ClusterCalls back = duringReturn.get();
+            assertTrue(back.on("node-2") > 0 && back.on("node-1") > 0, "node 2, then node 1: " + back.line());
+            assertTrue(back.gapMs() <= 2_000, "node 1 took over within 2 s: " + back.line());
+            ClusterCalls settled = awaitOnly("node-1");
+            ClusterCalls stable = calls(1_000);
+            assertEquals(0, stable.failed(), stable.line());
+            assertEquals(0, stable.on("node-2"), "node 2 stands by again: " + stable.line());
+            System.out.println(IT + ": handover node-2 -> node-1 at election: longest gap " + back.gapMs() + " ms, "
+                    + back.failed() + " failed of " + back.issued() + "; then " + settled.line());
+        } finally {
+            try {
+                deployer.undeploy("singleton-2");
+            } finally {
+                try {
+                    controller.stop("node-2");
+                } finally {
+                    deployer.undeploy("singleton-1");
+                }
+            }
+        }
+    }
+}
