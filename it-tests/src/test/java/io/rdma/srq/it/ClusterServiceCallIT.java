@@ -51,13 +51,13 @@ public class ClusterServiceCallIT {
     @Deployment(name = "provider-1", testable = false)
     @TargetsContainer("node-1")
     public static WebArchive providerOnNode1() {
-        return Apps.war("cluster-provider.war", false).addClass(ClusterEchoMdb.class);
+        return Apps.war("cluster-provider.war", false).addClasses(ClusterEchoMdb.class, io.rdma.srq.it.cluster.NodeEcho.class);
     }
 
     @Deployment(name = "provider-2", testable = false, managed = false)
     @TargetsContainer("node-2")
     public static WebArchive providerOnNode2() {
-        return Apps.war("cluster-provider.war", false).addClass(ClusterEchoMdb.class);
+        return Apps.war("cluster-provider.war", false).addClasses(ClusterEchoMdb.class, io.rdma.srq.it.cluster.NodeEcho.class);
     }
 
     @Deployment(name = "subscriber", testable = false, managed = false)

@@ -45,13 +45,13 @@ public class ClusterSingletonDeliveryIT {
     @Deployment(name = "singleton-1", testable = false, managed = false)
     @TargetsContainer("node-1")
     public static WebArchive singletonOnNode1() {
-        return Apps.war("singleton-provider.war", false).addClass(SingletonEchoMdb.class);
+        return Apps.war("singleton-provider.war", false).addClasses(SingletonEchoMdb.class, io.rdma.srq.it.cluster.NodeEcho.class);
     }
 
     @Deployment(name = "singleton-2", testable = false, managed = false)
     @TargetsContainer("node-2")
     public static WebArchive singletonOnNode2() {
-        return Apps.war("singleton-provider.war", false).addClass(SingletonEchoMdb.class);
+        return Apps.war("singleton-provider.war", false).addClasses(SingletonEchoMdb.class, io.rdma.srq.it.cluster.NodeEcho.class);
     }
 
     @Deployment(name = "singleton-caller", testable = false)
@@ -88,6 +88,28 @@ public class ClusterSingletonDeliveryIT {
         throw new AssertionError("the calls never went to " + node + " alone: " + (c == null ? "no run" : c.line()));
     }
 
+    /** What moves the singleton: an undeploy or a deploy. */
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * Calls by name for 6 s while {@code step} runs 1.5 s in: the calls go to {@code from}, then to
+     * {@code to} alone; none fails, and the longest wait between two answers is within 2 s.
+     */
+    private void handover(String from, String to, String what, Step step) throws Exception {
+        CompletableFuture<ClusterCalls> during = ClusterCalls.inBackground(callerUrl, SingletonEchoMdb.SERVICE, 6_000, IT);
+        Thread.sleep(1_500);
+        step.run();
+        ClusterCalls h = during.get();
+        assertTrue(h.on(from) > 0 && h.on(to) > 0, from + ", then " + to + ": " + h.line());
+        assertEquals(0, h.failed(), "no call fails at a handover (callers wait for the next primary): " + h.line());
+        assertTrue(h.gapMs() <= 2_000, to + " took over within 2 s: " + h.line());
+        ClusterCalls after = awaitOnly(to);
+        System.out.println(IT + ": handover " + from + " -> " + to + " at " + what + ": longest gap " + h.gapMs() + " ms, "
+                + h.failed() + " failed of " + h.issued() + "; then " + after.line());
+    }
+
     @Test
     public void oneNodeDeliversAtATimeAndTheOtherTakesOverWhenItLeaves() throws Exception {
         deployer.deploy("singleton-1");
@@ -103,31 +125,12 @@ public class ClusterSingletonDeliveryIT {
             assertEquals(0, both.on("node-2"), "node 2 stands by: " + both.line());
 
             // node 1 leaves (undeploy) mid-stream: node 2 is elected and takes over
-            CompletableFuture<ClusterCalls> duringUndeploy = ClusterCalls.inBackground(callerUrl, SingletonEchoMdb.SERVICE,
-                    6_000, IT);
-            Thread.sleep(1_500);
-            deployer.undeploy("singleton-1");
-            ClusterCalls handover = duringUndeploy.get();
-            assertTrue(handover.on("node-1") > 0 && handover.on("node-2") > 0, "node 1, then node 2: " + handover.line());
-            assertTrue(handover.gapMs() <= 2_000, "node 2 took over within 2 s: " + handover.line());
-            ClusterCalls after = awaitOnly("node-2");
-            System.out.println(IT + ": handover node-1 -> node-2 at undeploy: longest gap " + handover.gapMs() + " ms, "
-                    + handover.failed() + " failed of " + handover.issued() + "; then " + after.line());
-
+            handover("node-1", "node-2", "undeploy on node 1", () -> deployer.undeploy("singleton-1"));
             // node 1 a candidate again: the policy elects it (it joined the group first); node 2 is deposed
-            CompletableFuture<ClusterCalls> duringReturn = ClusterCalls.inBackground(callerUrl, SingletonEchoMdb.SERVICE,
-                    6_000, IT);
-            Thread.sleep(1_500);
-            deployer.deploy("singleton-1");
-            ClusterCalls back = duringReturn.get();
-            assertTrue(back.on("node-2") > 0 && back.on("node-1") > 0, "node 2, then node 1: " + back.line());
-            assertTrue(back.gapMs() <= 2_000, "node 1 took over within 2 s: " + back.line());
-            ClusterCalls settled = awaitOnly("node-1");
+            handover("node-2", "node-1", "node 1 elected again", () -> deployer.deploy("singleton-1"));
             ClusterCalls stable = calls(1_000);
             assertEquals(0, stable.failed(), stable.line());
             assertEquals(0, stable.on("node-2"), "node 2 stands by again: " + stable.line());
-            System.out.println(IT + ": handover node-2 -> node-1 at election: longest gap " + back.gapMs() + " ms, "
-                    + back.failed() + " failed of " + back.issued() + "; then " + settled.line());
         } finally {
             try {
                 deployer.undeploy("singleton-2");

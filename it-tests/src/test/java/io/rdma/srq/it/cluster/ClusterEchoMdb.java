@@ -7,8 +7,6 @@ import jakarta.ejb.MessageDriven;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A provider of the service {@value #SERVICE} on every node it is deployed on: listens on
@@ -29,11 +27,9 @@ import java.nio.charset.StandardCharsets;
 public class ClusterEchoMdb implements SrqReceiveListener {
     /** The service name. */
     public static final String SERVICE = "cluster-echo";
-    private static final byte[] NODE = ("@" + System.getProperty("jboss.node.name")).getBytes(StandardCharsets.US_ASCII);
 
     @Override
     public void onReceive(ReceiveCompletion completion) {
-        ByteBuffer reply = ByteBuffer.allocate(completion.length() + NODE.length).put(completion.payload()).put(NODE);
-        completion.reply(reply.flip());
+        NodeEcho.answer(completion);
     }
 }

@@ -7,8 +7,6 @@ import jakarta.ejb.MessageDriven;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A cluster-singleton provider of {@value #SERVICE} ({@code clusterSingleton=true}): deployed on every
@@ -30,11 +28,9 @@ import java.nio.charset.StandardCharsets;
 public class SingletonEchoMdb implements SrqReceiveListener {
     /** The service name, and the singleton's. */
     public static final String SERVICE = "singleton-echo";
-    private static final byte[] NODE = ("@" + System.getProperty("jboss.node.name")).getBytes(StandardCharsets.US_ASCII);
 
     @Override
     public void onReceive(ReceiveCompletion completion) {
-        ByteBuffer reply = ByteBuffer.allocate(completion.length() + NODE.length).put(completion.payload()).put(NODE);
-        completion.reply(reply.flip());
+        NodeEcho.answer(completion);
     }
 }

@@ -100,16 +100,6 @@ class ClusterSingletonDeliveryTest extends LibfabricAdapterTest {
         return ra.activations().stream().filter(a -> a.name().equals(srqName)).findFirst().orElseThrow();
     }
 
-    private static ByteBuffer request(long i) {
-        return ByteBuffer.wrap(("call-" + i).getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static String text(SrqMessage m) {
-        byte[] b = new byte[m.length()];
-        m.payload().get(b);
-        return new String(b, StandardCharsets.US_ASCII);
-    }
-
     @Test
     void standbyUntilElectedThenServesAndWhenDeposedMidStreamStopsWithEveryCallAccountedFor() throws Exception {
         ra.useSingletonElection(election);

@@ -1,5 +1,9 @@
 package io.rdma.srq.ra.fabric;
 
+import io.rdma.srq.api.SrqMessage;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.testing.SoftAdapterTest;
@@ -59,6 +63,18 @@ abstract class LibfabricAdapterTest extends SoftAdapterTest {
     /** {@return the activation at 127.0.0.{@code host}: every 127/8 address is the loopback, a peer of its own} */
     static InetSocketAddress at(SrqActivation a, int host) {
         return new InetSocketAddress("127.0.0." + host, a.listenAddress().getPort());
+    }
+
+    /** {@return the request "call-i", US-ASCII} @param i its number */
+    static ByteBuffer request(long i) {
+        return ByteBuffer.wrap(("call-" + i).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** {@return a reply's payload as US-ASCII text} @param m the reply */
+    static String text(SrqMessage m) {
+        byte[] b = new byte[m.length()];
+        m.payload().get(b);
+        return new String(b, StandardCharsets.US_ASCII);
     }
 
     static void waitUntil(BooleanSupplier condition, String what) throws InterruptedException {

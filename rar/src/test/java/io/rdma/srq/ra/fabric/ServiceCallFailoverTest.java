@@ -61,16 +61,6 @@ class ServiceCallFailoverTest extends LibfabricAdapterTest {
         return spec;
     }
 
-    private static ByteBuffer request(int i) {
-        return ByteBuffer.wrap(("call-" + i).getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static String text(SrqMessage m) {
-        byte[] b = new byte[m.length()];
-        m.payload().get(b);
-        return new String(b, StandardCharsets.US_ASCII);
-    }
-
     @Test
     void callsByNameSpreadOverEveryProviderAndEachGetsItsOwnReply() throws Exception {
         SrqActivation a = provide(endpoints, "echo-a", "echo");
