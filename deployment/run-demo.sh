@@ -29,7 +29,10 @@ usage: deployment/run-demo.sh [options]
       --cluster         as --two-servers, the two servers one WildFly cluster (standalone-ha.xml,
                         cluster.cli: JGroups over TCP on 127.0.0.1:7600/7700), and the request/
                         reply phase once more by service name (connect("demo-peer"): the first
-                        server finds the second's MDB in WildFly's clustering registrar)
+                        server finds the second's MDB in WildFly's clustering registrar); then
+                        a cluster singleton (srq-demo-singleton.war on both, clusterSingleton=true):
+                        calls to it, and calls while it is undeployed on the elected server
+                        (the other server takes over)
       --keep-running    leave the server running afterwards (stop it with
                         deployment/target/wildfly/bin/jboss-cli.sh -c :shutdown)
       --skip-build      do not run Maven (use what the last build left in deployment/target)
@@ -452,11 +455,54 @@ if $CLUSTER && [ "$CALLS" -gt 0 ]; then
     CALLS_SERVICE="$HTTP_BODY"
     grep -h 'SRQRA0500\|SRQRA0502' "$LOG_B" | tail -n 2 | sed 's/^.*\(SRQRA05[0-9][0-9]\): /    \1: /'
 fi
+# --cluster: one server at a time delivers for the cluster singleton (srq-demo-singleton.war on both,
+# clusterSingleton=true): the first server is elected; undeployed there mid-stream, the second takes over
+CALLS_SINGLETON=""; CALLS_HANDOVER=""
+cli_b() { # cli_b TIMEOUT ARGS...: jboss-cli connected to the second server (127.0.0.1:10090)
+    local t="$1"; shift
+    JAVA_OPTS="--sun-misc-unsafe-memory-access=allow" timeout "$t" "$CLI" -c --controller=127.0.0.1:10090 --timeout=10000 "$@"
+}
+if $CLUSTER && [ "$CALLS" -gt 0 ]; then
+    [ -e "$TARGET/srq-demo-singleton.war" ] || fail "$TARGET/srq-demo-singleton.war is missing: build first (drop --skip-build)"
+    say "cluster singleton: deploying srq-demo-singleton.war (SingletonResponder, clusterSingleton=true) on both servers"
+    cli "$DEPLOY_TIMEOUT" --command="deploy $TARGET/srq-demo-singleton.war" > "$TARGET/demo-deploy-singleton.log" 2>&1 \
+        && cli_b "$DEPLOY_TIMEOUT" --command="deploy $TARGET/srq-demo-singleton.war" >> "$TARGET/demo-deploy-singleton.log" 2>&1 \
+        || { cat "$TARGET/demo-deploy-singleton.log" >&2; fail "deploying srq-demo-singleton.war failed"; }
+    sleep 2
+    grep -h 'SRQRA0511' "$LOG" | tail -n 1 | sed 's/^.*SRQRA0511: /    first server, SRQRA0511: /'
+    grep -h 'SRQRA0509' "$LOG_B" | tail -n 1 | sed 's/^.*SRQRA0509: /    second server, SRQRA0509: /'
+    say "cluster singleton: $CALLS calls by name (POST /srq-demo/api/calls?to=singleton: connect(\"demo-singleton\"))"
+    http POST "$HTTP_BASE/calls?calls=$CALLS&threads=1&size=$SIZE&to=singleton" text/plain 120
+    [ "$HTTP_STATUS" = 200 ] || fail "the singleton phase answered $HTTP_STATUS: $HTTP_BODY"
+    CALLS_SINGLETON="$HTTP_BODY"
+    say "cluster singleton: the same calls while srq-demo-singleton.war is undeployed on the first server (the primary)"
+    ( http POST "$HTTP_BASE/calls?calls=$CALLS&threads=1&size=$SIZE&to=singleton" text/plain 120
+      printf '%s\n%s\n' "$HTTP_STATUS" "$HTTP_BODY" > "$TARGET/demo-handover.txt" ) &
+    HANDOVER_PID=$!
+    sleep 1
+    cli "$DEPLOY_TIMEOUT" --command="undeploy srq-demo-singleton.war" >> "$TARGET/demo-deploy-singleton.log" 2>&1 \
+        || say "(undeploying srq-demo-singleton.war on the first server failed: $TARGET/demo-deploy-singleton.log)"
+    wait "$HANDOVER_PID"
+    if [ "$(head -n 1 "$TARGET/demo-handover.txt")" = 200 ]; then
+        CALLS_HANDOVER="$(tail -n +2 "$TARGET/demo-handover.txt")"
+    else
+        CALLS_HANDOVER="error=$(tail -n +2 "$TARGET/demo-handover.txt")"
+    fi
+    grep -h 'SRQRA0511' "$LOG_B" | tail -n 1 | sed 's/^.*SRQRA0511: /    second server, SRQRA0511: /'
+fi
 # calls_line BODY: one line of a request/reply phase's figures
 calls_line() {
     [ -n "$1" ] || { echo skipped; return; }
     cf() { printf '%s\n' "$1" | awk -F= -v k="$2" '$1 == k { sub(/^[^=]*=/, ""); print; exit }'; }
     echo "$(cf "$1" calls) calls, $(cf "$1" threads) caller(s): $(cf "$1" callsPerSecond) calls/s, round trip p50 $(cf "$1" p50Us) us, p99 $(cf "$1" p99Us) us, p99.9 $(cf "$1" p999Us) us"
+}
+
+# handover_line BODY: the singleton phase during the primary's undeploy
+handover_line() {
+    [ -n "$1" ] || { echo skipped; return; }
+    case "$1" in error=*) echo "FAILED: ${1#error=}"; return ;; esac
+    cf() { printf '%s\n' "$1" | awk -F= -v k="$2" '$1 == k { sub(/^[^=]*=/, ""); print; exit }'; }
+    echo "$(cf "$1" calls) calls, none failed; the longest call $(cf "$1" maxUs) us (the wait for the second server's election), p50 $(cf "$1" p50Us) us"
 }
 
 # ---------------------------------------------------------------- 6. report
@@ -479,6 +525,8 @@ printf '  %-26s %s\n' \
     "request/reply, warm" "$(calls_line "$CALLS_WARM")" \
     "two servers (fabric)" "$($TWO && calls_line "$CALLS_PEER" || echo "not run (--two-servers: the same calls to a second server over libfabric's tcp)")" \
     "cluster, by service name" "$($CLUSTER && calls_line "$CALLS_SERVICE" || echo "not run (--cluster: the same calls by service name through WildFly's clustering registrar)")" \
+    "cluster singleton" "$($CLUSTER && calls_line "$CALLS_SINGLETON" || echo "not run (--cluster: calls to a clusterSingleton MDB deployed on both servers)")" \
+    "  handover at undeploy" "$($CLUSTER && handover_line "$CALLS_HANDOVER" || echo "-")" \
     "adapter statistics" "(since activation) posted $(field adapter.posted), completed $(field adapter.completed), delivered $(field adapter.delivered), errors $(field adapter.errorCompletions), limit events $(field adapter.limitEvents), fill $(field adapter.fill), outstanding $(field adapter.outstanding); connections closed after their last completions were polled $(field adapter.closedConnections), leaving now $(field adapter.leavingConnections)" \
     "jboss-cli (ejb3 statistics)" "DemoReceiver invocations ${MDB_INVOCATIONS:-?} (one per batch of up to 32 messages), LimitEventObserver.onLimit invocations ${LIMIT_INVOCATIONS:-?} (since deployment)" \
     "boot time" "$(secs "$BOOT_MS") (standalone.sh to WFLYSRV0025)" \

@@ -20,8 +20,9 @@ public class CallLoop {
      * @param calls how many
      * @param size  bytes per request
      * @param to    whom: "local" (this server's responder, {@link RoundTrip#call}), "peer" (the other
-     *              server's, by address: {@link RoundTrip#callPeer}) or "service" (by service name
-     *              through the cluster: {@link RoundTrip#callService})
+     *              server's, by address: {@link RoundTrip#callPeer}), "service" (by service name
+     *              through the cluster: {@link RoundTrip#callService}) or "singleton" (the cluster
+     *              singleton: {@link RoundTrip#callSingleton})
      * @return the round-trip times in ns; a reply that is not the request fails the loop
      * @throws Exception from a call
      */
@@ -35,6 +36,7 @@ public class CallLoop {
             byte[] reply = switch (to) {
                 case "peer" -> roundTrip.callPeer(request);
                 case "service" -> roundTrip.callService(request);
+                case "singleton" -> roundTrip.callSingleton(request);
                 default -> roundTrip.call(request);
             };
             h.recordValue(System.nanoTime() - start);

@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  *   <li>GET /api/device: the device, port and SRQ attributes ({@link DeviceInfo});</li>
  *   <li>POST /api/load?messages=100000&amp;connections=8&amp;size=64: starts a run (202), 409 while one
  *       is sending, 400 for a bad value;</li>
- *   <li>POST /api/calls?calls=20000&amp;threads=1&amp;size=64[&amp;to=peer|service]: the request/reply phase (to=service:
+ *   <li>POST /api/calls?calls=20000&amp;threads=1&amp;size=64[&amp;to=peer|service|singleton]: the request/reply phase (to=singleton: the
+ *       cluster singleton {@code demo-singleton}; to=service:
  *       by the service name {@value RoundTrip#SERVICE} through the cluster's registrar; to=peer:
  *       to the other server's responder over libfabric, run-demo.sh --two-servers): {@code threads}
  *       callers ({@link CallLoop}) each make calls/threads EJB → MDB → EJB round trips
@@ -60,7 +61,7 @@ public class DemoResource {
                           @QueryParam("threads") @DefaultValue("1") int threads,
                           @QueryParam("size") @DefaultValue("64") int size,
                           @QueryParam("to") @DefaultValue("local") String to) {
-        to = "peer".equals(to) || "service".equals(to) ? to : "local";
+        to = java.util.Set.of("peer", "service", "singleton").contains(to) ? to : "local";
         if (calls < 1 || threads < 1 || threads > 8 || size < 1 || size > DemoReceiver.BUFFER_SIZE) {
             return Response.status(Response.Status.BAD_REQUEST).entity("error=calls >= 1, threads 1..8, size 1.."
                     + DemoReceiver.BUFFER_SIZE + "\n").build();

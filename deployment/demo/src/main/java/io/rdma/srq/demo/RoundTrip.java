@@ -67,6 +67,21 @@ public class RoundTrip {
         }
     }
 
+    /**
+     * The same round trip to the cluster singleton ({@code run-demo.sh --cluster}): {@code connect("demo-singleton")}
+     * through {@value #FABRIC_DEFINITION}, answered by whichever server WildFly's singleton policy elected.
+     *
+     * @param request the request bytes
+     * @return the reply (the same bytes)
+     * @throws Exception from the adapter (PeerUnavailableException EHOSTUNREACH when no primary appears in time)
+     */
+    public byte[] callSingleton(byte[] request) throws Exception {
+        try (SrqConnection c = fabric().getConnection()) {
+            return c.connect(io.rdma.srq.demo.singleton.SingletonResponder.SERVICE, TIMEOUT).call(ByteBuffer.wrap(request),
+                    TIMEOUT).copyPayload();
+        }
+    }
+
     private SrqConnectionFactory fabric() throws javax.naming.NamingException {
         SrqConnectionFactory fabric = fabricFactory;
         if (fabric == null) {
