@@ -1,7 +1,11 @@
 package io.rdma.srq.it;
 
 import io.rdma.srq.it.cluster.ClusterCallServlet;
+import io.rdma.srq.it.cluster.PreferredSingletonMdb;
 import io.rdma.srq.it.cluster.SingletonEchoMdb;
+import org.jboss.as.controller.client.ModelControllerClient;
+import org.jboss.as.controller.client.helpers.Operations;
+import org.jboss.dmr.ModelNode;
 import org.jboss.arquillian.container.test.api.ContainerController;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -29,7 +33,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * In order: with both nodes candidates only the elected one (node 1) answers; undeployed on node 1
  * mid-stream, node 2 is elected and takes over (no call answered twice or wrong, the handover's length
  * measured); deployed on node 1 again, the policy elects node 1 again and node 2, deposed, stops
- * delivering — one node at a time throughout.
+ * delivering — one node at a time throughout. Then a second MDB ({@link PreferredSingletonMdb}) names a
+ * policy of its own ({@code singletonPolicy=prefer-node-2}, added on both nodes by management: a simple
+ * election preferring node 2): node 2 is its primary, and SIGKILLed mid-stream, node 1 is elected
+ * and takes over (at most the calls in flight fail).
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -54,6 +61,20 @@ public class ClusterSingletonDeliveryIT {
         return Apps.war("singleton-provider.war", false).addClasses(SingletonEchoMdb.class, io.rdma.srq.it.cluster.NodeEcho.class);
     }
 
+    @Deployment(name = "preferred-1", testable = false, managed = false)
+    @TargetsContainer("node-1")
+    public static WebArchive preferredOnNode1() {
+        return Apps.war("preferred-provider.war", false).addClasses(PreferredSingletonMdb.class,
+                io.rdma.srq.it.cluster.NodeEcho.class);
+    }
+
+    @Deployment(name = "preferred-2", testable = false, managed = false)
+    @TargetsContainer("node-2")
+    public static WebArchive preferredOnNode2() {
+        return Apps.war("preferred-provider.war", false).addClasses(PreferredSingletonMdb.class,
+                io.rdma.srq.it.cluster.NodeEcho.class);
+    }
+
     @Deployment(name = "singleton-caller", testable = false)
     @TargetsContainer("node-1")
     public static WebArchive caller() {
@@ -68,13 +89,17 @@ public class ClusterSingletonDeliveryIT {
         return ClusterCalls.run(callerUrl, SingletonEchoMdb.SERVICE, ms, IT);
     }
 
-    /** Waits until a short run of calls is answered by {@code node} alone, without failures. */
     private ClusterCalls awaitOnly(String node) throws Exception {
+        return awaitOnly(SingletonEchoMdb.SERVICE, node);
+    }
+
+    /** Waits until a short run of calls to {@code service} is answered by {@code node} alone, without failures. */
+    private ClusterCalls awaitOnly(String service, String node) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         ClusterCalls c = null;
         do {
             try {
-                c = calls(300);
+                c = ClusterCalls.run(callerUrl, service, 300, IT);
                 if (c.failed() == 0 && c.ok() > 0 && c.on(node) == c.ok()) {
                     return c;
                 }
@@ -85,7 +110,37 @@ public class ClusterSingletonDeliveryIT {
             }
             Thread.sleep(300);
         } while (System.nanoTime() < deadline);
-        throw new AssertionError("the calls never went to " + node + " alone: " + (c == null ? "no run" : c.line()));
+        throw new AssertionError("the calls to " + service + " never went to " + node + " alone: " + (c == null ? "no run" : c.line()));
+    }
+
+    /** Cleanup that may find its deployment or server gone already (a failed or killed step). */
+    private static void quietly(Step step) {
+        try {
+            step.run();
+        } catch (Exception | AssertionError e) {
+            System.out.println(IT + ": cleanup: " + e);
+        }
+    }
+
+    /**
+     * Adds the singleton policy {@value PreferredSingletonMdb#POLICY} to the server managed at
+     * {@code port}: the {@code server} cache container, a simple election preferring node-2.
+     */
+    private static void addPreferringPolicy(int port) throws Exception {
+        ModelNode policy = Operations.createAddress("subsystem", "singleton", "singleton-policy", PreferredSingletonMdb.POLICY);
+        ModelNode add = Operations.createAddOperation(policy);
+        add.get("cache-container").set("server");
+        ModelNode election = policy.clone().add("election-policy", "simple");
+        ModelNode addElection = Operations.createAddOperation(election);
+        addElection.get("name-preferences").add("node-2");
+        ModelNode composite = Operations.createCompositeOperation();
+        composite.get("steps").add(add).add(addElection);
+        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1", port)) {
+            ModelNode result = client.execute(composite);
+            assertTrue(Operations.isSuccessfulOutcome(result), "adding the policy on port " + port + ": " + result);
+            assertTrue(!result.hasDefined("response-headers") || !result.get("response-headers").hasDefined("operation-requires-reload"),
+                    "the policy works without a reload: " + result);
+        }
     }
 
     /** What moves the singleton: an undeploy or a deploy. */
@@ -131,16 +186,31 @@ public class ClusterSingletonDeliveryIT {
             ClusterCalls stable = calls(1_000);
             assertEquals(0, stable.failed(), stable.line());
             assertEquals(0, stable.on("node-2"), "node 2 stands by again: " + stable.line());
+
+            // a policy of its own (simple election preferring node-2): node 2 is the primary; killed, node 1 takes over
+            addPreferringPolicy(9990);
+            addPreferringPolicy(10090);
+            deployer.deploy("preferred-1");
+            deployer.deploy("preferred-2");
+            awaitOnly(PreferredSingletonMdb.SERVICE, "node-2");
+            CompletableFuture<ClusterCalls> duringKill = ClusterCalls.inBackground(callerUrl, PreferredSingletonMdb.SERVICE,
+                    8_000, IT);
+            Thread.sleep(1_500);
+            long killed = ClusterCalls.kill("node-2");
+            ClusterCalls crash = duringKill.get();
+            controller.stop("node-2"); // the killed process is gone: Arquillian only forgets it
+            assertTrue(crash.on("node-2") > 0 && crash.on("node-1") > 0, "node 2, then node 1: " + crash.line());
+            assertTrue(crash.failed() <= 2, "only the calls in flight to the killed primary fail: " + crash.line());
+            assertTrue(crash.gapMs() <= 5_000, "node 1 took over: " + crash.line());
+            ClusterCalls survivor = awaitOnly(PreferredSingletonMdb.SERVICE, "node-1");
+            System.out.println(IT + ": primary node-2 (pid " + killed + ") killed; node-1 elected: longest gap " + crash.gapMs()
+                    + " ms, " + crash.failed() + " failed of " + crash.issued() + "; then " + survivor.line());
         } finally {
-            try {
-                deployer.undeploy("singleton-2");
-            } finally {
-                try {
-                    controller.stop("node-2");
-                } finally {
-                    deployer.undeploy("singleton-1");
-                }
-            }
+            quietly(() -> deployer.undeploy("preferred-2"));
+            quietly(() -> deployer.undeploy("singleton-2"));
+            quietly(() -> controller.stop("node-2"));
+            quietly(() -> deployer.undeploy("preferred-1"));
+            quietly(() -> deployer.undeploy("singleton-1"));
         }
     }
 }

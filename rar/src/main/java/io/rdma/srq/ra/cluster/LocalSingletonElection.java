@@ -11,7 +11,11 @@ public final class LocalSingletonElection implements SingletonElection {
     private final SingletonNames names = new SingletonNames();
 
     @Override
-    public Candidacy join(String name, Candidate candidate) {
+    public Candidacy join(String name, String policy, Candidate candidate) {
+        if (!policy.isEmpty()) {
+            throw new IllegalArgumentException("singletonPolicy: '" + policy + "' names a singleton policy, but this "
+                    + "server has none (no singleton subsystem: " + describe() + "); leave singletonPolicy empty");
+        }
         names.take(name);
         AtomicBoolean left = new AtomicBoolean();
         return new Candidacy() {

@@ -63,14 +63,12 @@ public final class ServiceDirectories {
 
     private static Elections election(ClassLoader cl) {
         try {
-            if (MscRequirement.exists(WildFlySingletonElection.FACTORY, cl)) {
+            if (MscRequirement.exists(WildFlySingletonElection.DEFAULT_FACTORY, cl)) {
                 Class.forName("org.wildfly.clustering.singleton.service.ServiceTargetFactory", false, cl);
                 WildFlySingletonElection e = new WildFlySingletonElection(cl);
-                MscRequirement service = MscRequirement.install(WildFlySingletonElection.FACTORY,
-                        "rdma-srq singleton election", e::started, e::stopped, cl);
-                return new Elections(e, () -> release(service, "singleton election"));
+                return new Elections(e, e::close);
             }
-            RaLogger.LOG.noSingletonPolicy("the server has no " + WildFlySingletonElection.FACTORY);
+            RaLogger.LOG.noSingletonPolicy("the server has no " + WildFlySingletonElection.DEFAULT_FACTORY);
         } catch (ReflectiveOperationException | LinkageError | RuntimeException ex) {
             RaLogger.LOG.noSingletonPolicy(MscRequirement.describe(ex));
         }

@@ -19,11 +19,13 @@ public interface SingletonElection {
      *
      * @param name      the singleton's name: the same on every node ({@code serviceName}, else srqName, else the
      *                  endpoint class's simple name)
+     * @param policy    the singleton policy that elects ({@code singletonPolicy}): "" for the server's default
      * @param candidate what is told of elections
      * @return the candidacy; closing it leaves the election (another node is elected)
-     * @throws IllegalArgumentException naming clusterSingleton: this node has a candidate of that name already
+     * @throws IllegalArgumentException naming clusterSingleton: this node has a candidate of that name already;
+     *                                  naming singletonPolicy: no such policy here
      */
-    Candidacy join(String name, Candidate candidate);
+    Candidacy join(String name, String policy, Candidate candidate);
 
     /** {@return what it is, for logs: e.g. "WildFly's singleton policy" or "this node only"} */
     String describe();

@@ -69,6 +69,7 @@ public class SrqActivationSpec implements ActivationSpec {
     private String listenPort = d(LISTEN_PORT);
     private String serviceName = d(SERVICE_NAME);
     private String clusterSingleton = d(CLUSTER_SINGLETON);
+    private String singletonPolicy = d(SINGLETON_POLICY);
     private String initialFill = d(INITIAL_FILL);
     private String replenishPolicy = d(REPLENISH_POLICY);
     private String replyBufferSize = d(REPLY_BUFFER_SIZE);
@@ -126,8 +127,7 @@ public class SrqActivationSpec implements ActivationSpec {
                 MAX_HELD_PER_CONNECTION.parse(CHECK, blankTo(maxHeldPerConnection,
                         String.valueOf(defaultHeldPerConnection(maxWr))), Math.min(SrqProperty.MAX_BATCH, maxWr), maxWr),
                 serviceName(listening), connectService(), directory(),
-                CHECK.oneOf("clusterSingleton", clusterSingleton, java.util.List.of(Boolean.TRUE, Boolean.FALSE), String::valueOf),
-                election(), CHECK);
+                singleton(), singletonPolicy(), election(), CHECK);
     }
 
     /** @return maxHeldPerConnection when blank: an eighth of srqMaxWr, at least one poll of the CQ (or srqMaxWr) */
@@ -200,6 +200,30 @@ public class SrqActivationSpec implements ActivationSpec {
     private ServiceDirectory directory() {
         return resourceAdapter instanceof ServiceDirectory.Source source ? source.serviceDirectory()
                 : new LocalServiceDirectory("localhost");
+    }
+
+    /** @return clusterSingleton */
+    private boolean singleton() throws InvalidPropertyException {
+        return CHECK.oneOf("clusterSingleton", clusterSingleton, java.util.List.of(Boolean.TRUE, Boolean.FALSE), String::valueOf);
+    }
+
+    /**
+     * singletonPolicy: empty for the server's default policy; a policy's name (letters, digits, '-', '_')
+     * only with clusterSingleton=true.
+     */
+    private String singletonPolicy() throws InvalidPropertyException {
+        String v = singletonPolicy == null ? "" : singletonPolicy.trim();
+        if (v.isEmpty()) {
+            return v;
+        }
+        if (!v.matches("[A-Za-z0-9_-]{1,128}")) {
+            throw CHECK.invalid("singletonPolicy", "singletonPolicy must be 1 to 128 letters, digits, '-' or '_' (a "
+                    + "singleton policy's name; empty: the default policy), got '" + v + "'");
+        }
+        if (!singleton()) {
+            throw CHECK.invalid("singletonPolicy", "singletonPolicy '" + v + "' needs clusterSingleton=true");
+        }
+        return v;
     }
 
     /** @return the resource adapter's singleton election, or this node only when there is no adapter */
@@ -662,6 +686,18 @@ public class SrqActivationSpec implements ActivationSpec {
      */
     public void setClusterSingleton(String clusterSingleton) {
         this.clusterSingleton = clusterSingleton;
+    }
+
+    /** @return the text of {@link SrqProperty#SINGLETON_POLICY} */
+    public String getSingletonPolicy() {
+        return singletonPolicy;
+    }
+
+    /**
+     * @param singletonPolicy the text of {@link SrqProperty#SINGLETON_POLICY} (its type, range, default and meaning)
+     */
+    public void setSingletonPolicy(String singletonPolicy) {
+        this.singletonPolicy = singletonPolicy;
     }
 
     /** @return the text of {@link SrqProperty#SERVICE_NAME} */

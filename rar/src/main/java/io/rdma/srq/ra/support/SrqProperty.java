@@ -84,6 +84,9 @@ public enum SrqProperty {
     CLUSTER_SINGLETON("clusterSingleton", Kind.BOOLEAN, "", 0, 0, "true, false", "false", null, null,
             "true: only the node WildFly's singleton policy elects opens and delivers, one node of the cluster at a"
             + " time (the others STANDBY; the next one takes over when it leaves; docs/cluster.md); false: every node"),
+    SINGLETON_POLICY("singletonPolicy", Kind.TEXT, "", 0, 0, "a singleton policy's name (letters, digits, '-', '_'), or empty",
+            "", null, null, "with clusterSingleton=true: the singleton subsystem's policy that elects the node (its election"
+            + " policy, preferences, quorum); empty: the server's default policy"),
     INITIAL_FILL("initialFill", Kind.INTEGER, "WRs", 0, Integer.MAX_VALUE, "srqLimit + 1..srqMaxWr", "", null,
             "receive WRs posted at start: more than srqLimit, at most srqMaxWr",
             "receive WRs posted at start; empty: 4 × srqLimit, at most srqMaxWr (srqMaxWr when srqLimit is 0)"),

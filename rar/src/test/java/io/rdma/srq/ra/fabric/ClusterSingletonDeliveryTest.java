@@ -46,13 +46,16 @@ class ClusterSingletonDeliveryTest extends LibfabricAdapterTest {
     /** An election the test runs: it elects and deposes, and records when each candidate left. */
     static final class ScriptedElection implements SingletonElection {
         final Map<String, Candidate> candidates = new ConcurrentHashMap<>();
+        /** Per name, the policy it joined under. */
+        final Map<String, String> policies = new ConcurrentHashMap<>();
         /** Per name, what the candidate's activation said at the moment it left. */
         final Map<String, String> leftWhen = new ConcurrentHashMap<>();
         volatile java.util.function.Supplier<String> stateAtLeave = () -> "";
 
         @Override
-        public Candidacy join(String name, Candidate candidate) {
+        public Candidacy join(String name, String policy, Candidate candidate) {
             candidates.put(name, candidate);
+            policies.put(name, policy);
             AtomicBoolean left = new AtomicBoolean();
             return new Candidacy() {
                 @Override
@@ -213,6 +216,38 @@ class ClusterSingletonDeliveryTest extends LibfabricAdapterTest {
         List<String> names = new ArrayList<>();
         ra.activations().forEach(x -> names.add(x.name()));
         assertEquals(List.of("local-b"), names);
+    }
+
+    @Test
+    void theNamedPolicyIsTheOneThatElects() throws Exception {
+        ra.useSingletonElection(election);
+        SrqActivationSpec spec = spec("preferred", "preferred-service");
+        spec.setSingletonPolicy("prefer-node-2");
+        ra.endpointActivation(endpoints, spec);
+        assertEquals("prefer-node-2", election.policies.get("preferred-service"));
+        SrqActivation a = singleton(new TestEndpointFactory(), "default-policy", "default-service");
+        assertEquals("", election.policies.get("default-service"), "empty: the server's default policy");
+        assertEquals(ActivationState.STANDBY, a.state());
+    }
+
+    @Test
+    void aPolicyNameWithoutASingletonOrWithoutSuchAPolicyIsRefusedNamingSingletonPolicy() throws Exception {
+        SrqActivationSpec notSingleton = spec("plain", "plain-service");
+        notSingleton.setClusterSingleton("false");
+        notSingleton.setSingletonPolicy("prefer-node-2");
+        ResourceException e = assertThrows(ResourceException.class, () -> ra.endpointActivation(endpoints, notSingleton));
+        assertTrue(e.getMessage().contains("singletonPolicy") && e.getMessage().contains("clusterSingleton=true"), e.getMessage());
+
+        SrqActivationSpec badName = spec("bad-policy", "bad-policy-service");
+        badName.setSingletonPolicy("no.dots");
+        e = assertThrows(ResourceException.class, () -> ra.endpointActivation(endpoints, badName));
+        assertTrue(e.getMessage().contains("singletonPolicy") && e.getMessage().contains("no.dots"), e.getMessage());
+
+        SrqActivationSpec noSuchPolicy = spec("no-policy", "no-policy-service"); // the local election: no policies at all
+        noSuchPolicy.setSingletonPolicy("prefer-node-2");
+        e = assertThrows(ResourceException.class, () -> ra.endpointActivation(endpoints, noSuchPolicy));
+        assertTrue(e.getMessage().contains("singletonPolicy") && e.getMessage().contains("prefer-node-2"), e.getMessage());
+        assertTrue(ra.activations().isEmpty(), "nothing activated");
     }
 
     @Test

@@ -62,6 +62,7 @@ import java.time.Duration;
  * @param directory         where it is published and services are looked up: the adapter's {@link ServiceDirectory}
  * @param clusterSingleton  whether the activation delivers only on the node its {@code election} elects
  *                          (one node of the cluster at a time)
+ * @param singletonPolicy   the singleton policy that elects (singletonPolicy; "" for the server's default)
  * @param election          the adapter's {@link SingletonElection}
  * @param check                the JavaBean's property check: errors found when the device is opened name
  *                             the activation spec's property
@@ -75,7 +76,7 @@ public record InboundConfig(DeviceSelection device, String srqName, SrqAttribute
                             Admission.Policy admission, ConnectionParameters fabric,
                             Ordering ordering, int maxHeldPerConnection, String serviceName,
                             String connectService, ServiceDirectory directory, boolean clusterSingleton,
-                            SingletonElection election, PropertyCheck check) {
+                            String singletonPolicy, SingletonElection election, PropertyCheck check) {
 
     /** How the poller waits for completions (property pollMode: the name in lower case). */
     public enum PollMode {

@@ -157,14 +157,15 @@ public final class SrqActivation {
      * Joins the adapter's election (clusterSingleton=true).
      *
      * @return whether this node is the primary at once (the local election): open now
-     * @throws ResourceException naming clusterSingleton when this node has a candidate of that name already
+     * @throws ResourceException naming clusterSingleton when this node has a candidate of that name already,
+     *                           or singletonPolicy when the server has no such policy
      */
     private boolean joinElection() throws ResourceException {
         synchronized (lock) {
             state = ActivationState.STANDBY;
         }
         try {
-            candidacy = config.election().join(singletonName(), new SingletonElection.Candidate() {
+            candidacy = config.election().join(singletonName(), config.singletonPolicy(), new SingletonElection.Candidate() {
                 @Override
                 public void elected() {
                     SrqActivation.this.elected();
