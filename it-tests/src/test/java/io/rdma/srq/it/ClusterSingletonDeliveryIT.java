@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * delivering — one node at a time throughout. Then a second MDB ({@link PreferredSingletonMdb}) names a
  * policy of its own ({@code singletonPolicy=prefer-node-2}, added on both nodes by management: a simple
  * election preferring node 2): node 2 is its primary, and SIGKILLed mid-stream, node 1 is elected
- * and takes over (at most the calls in flight fail).
+ * and takes over (at most the calls in flight fail). Last, stop-delivery and start-delivery of the first
+ * MDB back to back (the candidate of a new activation replaces the old one's): node 1 delivers again.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -205,6 +206,16 @@ public class ClusterSingletonDeliveryIT {
             ClusterCalls survivor = awaitOnly(PreferredSingletonMdb.SERVICE, "node-1");
             System.out.println(IT + ": primary node-2 (pid " + killed + ") killed; node-1 elected: longest gap " + crash.gapMs()
                     + " ms, " + crash.failed() + " failed of " + crash.issued() + "; then " + survivor.line());
+
+            // stop-delivery, start-delivery at once (a redeploy): the new activation's candidate replaces the old one
+            try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1", 9990)) {
+                for (String op : new String[]{"stop-delivery", "start-delivery"}) {
+                    ModelNode result = client.execute(Management.mdbOperation("singleton-provider.war", "SingletonEchoMdb", op));
+                    assertTrue(Operations.isSuccessfulOutcome(result), op + ": " + result);
+                }
+            }
+            ClusterCalls again = awaitOnly(SingletonEchoMdb.SERVICE, "node-1");
+            System.out.println(IT + ": elected again right after stop-delivery + start-delivery: " + again.line());
         } finally {
             quietly(() -> deployer.undeploy("preferred-2"));
             quietly(() -> deployer.undeploy("singleton-2"));

@@ -44,7 +44,11 @@ public interface SingletonElection {
         /** {@return whether the candidate is the primary from the start, without a call of elected (the local election)} */
         boolean electedAtOnce();
 
-        /** Leaves the election; idempotent. Another node may be elected once this returns. */
+        /**
+         * Leaves the election; idempotent. Another node may be elected once this returns, and a
+         * candidate of the same name may join again. Not to be called from {@link Candidate#elected()}
+         * (WildFly: it waits for the service whose start is running to be removed).
+         */
         @Override
         void close();
     }

@@ -29,6 +29,8 @@ final class WildFlySingletonElection implements SingletonElection {
     /** A named singleton policy's service target factory, followed by ".&lt;policy&gt;". */
     static final String NAMED_FACTORY = "org.wildfly.clustering.singleton.service-target-factory";
     private static final String PREFIX = "io.rdma.srq.singleton";
+    /** The longest a leaving candidate waits for MSC to remove its service. */
+    private static final java.time.Duration REMOVAL_WAIT = java.time.Duration.ofSeconds(10);
 
     private final ClassLoader cl;
     private final SingletonNames names = new SingletonNames();
@@ -209,14 +211,18 @@ final class WildFlySingletonElection implements SingletonElection {
                 controller = null;
             }
             policy.forget(this);
-            names.release(name);
             if (c != null) {
                 try {
                     MscRequirement.remove(c, cl);
+                    // a redeployment installs a candidate of the same name: MSC refuses it until this one is gone
+                    if (!MscRequirement.awaitRemoved(c, REMOVAL_WAIT, cl)) {
+                        RaLogger.LOG.debugf("the singleton service of %s is not removed after %s", name, REMOVAL_WAIT);
+                    }
                 } catch (ReflectiveOperationException | RuntimeException ex) {
                     RaLogger.LOG.debugf(ex, "removing the singleton service of %s", name);
                 }
             }
+            names.release(name);
         }
     }
 }

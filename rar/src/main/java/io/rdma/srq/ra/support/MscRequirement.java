@@ -100,6 +100,34 @@ public final class MscRequirement implements AutoCloseable {
         setMode.invoke(controller, removeMode(setMode));
     }
 
+    /**
+     * Waits until an MSC service is removed ({@code ServiceController.getState()} REMOVED), so that a
+     * service of the same name can be installed again (MSC refuses a duplicate name until then).
+     *
+     * @param controller the service's ServiceController, set to REMOVE before
+     * @param timeout    the longest wait
+     * @param cl         the class loader that sees org.jboss.msc
+     * @return whether it was removed in time
+     * @throws ReflectiveOperationException when MSC cannot be asked
+     */
+    public static boolean awaitRemoved(Object controller, java.time.Duration timeout, ClassLoader cl)
+            throws ReflectiveOperationException {
+        Method getState = Class.forName("org.jboss.msc.service.ServiceController", false, cl).getMethod("getState");
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!"REMOVED".equals(String.valueOf(getState.invoke(controller)))) {
+            if (System.nanoTime() - end > 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static Method setMode(ClassLoader cl) throws ReflectiveOperationException {
         Class<?> controllerType = Class.forName("org.jboss.msc.service.ServiceController", false, cl);
         return controllerType.getMethod("setMode", Class.forName(controllerType.getName() + "$Mode", false, cl));

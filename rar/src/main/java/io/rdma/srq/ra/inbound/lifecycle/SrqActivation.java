@@ -100,6 +100,8 @@ public final class SrqActivation {
     private volatile String lastProvider;
     /** With clusterSingleton: the candidacy in the adapter's election (null otherwise, and once left). */
     private volatile SingletonElection.Candidacy candidacy;
+    /** Set once the activation leaves the election for good (FAILED, quiesced, stopped). */
+    private volatile boolean leaveRequested;
 
     private SrqActivation(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
                           MessageEndpointFactory factory, InboundConfig config, Backoff backoff) {
@@ -179,6 +181,10 @@ public final class SrqActivation {
         } catch (IllegalArgumentException e) {
             throw new jakarta.resource.spi.InvalidPropertyException(e.getMessage());
         }
+        if (leaveRequested) { // FAILED or stopped while joining (WildFly elects on another thread)
+            leaveElection();
+            return false;
+        }
         if (!candidacy.electedAtOnce()) {
             return false;
         }
@@ -192,6 +198,7 @@ public final class SrqActivation {
 
     /** Leaves the election (if a candidate): another node may be elected. Idempotent. */
     private void leaveElection() {
+        leaveRequested = true;
         SingletonElection.Candidacy c = candidacy;
         candidacy = null;
         if (c != null) {
@@ -236,7 +243,8 @@ public final class SrqActivation {
         }
         RaLogger.LOG.activationFailed(name, e.getMessage());
         fire(from, ActivationState.FAILED, OpenFailure.errno(e) == null ? null : OpenFailure.errno(e).name(), e.getMessage());
-        leaveElection();
+        // on the election's thread, inside the singleton service's start: leave from another one
+        Thread.ofPlatform().name("srq-singleton-leave-" + name).daemon().start(this::leaveElection);
     }
 
     /**
