@@ -283,7 +283,7 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     public List<ActivationView> activationViews() {
         return activations.values().stream().map(a -> new ActivationView(a.statistics(), a.deviceState(),
                 new ActivationLifecycle(a.state(), a.recoveries(), a.lostAtDeviceLoss(),
-                a.loopFailures()))).toList();
+                a.loopFailures()), a)).toList();
     }
 
     @Override

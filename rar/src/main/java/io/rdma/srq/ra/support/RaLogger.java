@@ -227,6 +227,16 @@ public interface RaLogger extends BasicLogger {
     @Message(id = 316, value = "activation %s: delivery resumed")
     void deliveryResumed(String activation);
 
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 317, value = "activation %s: delivery paused by management until resumed; completions wait in the "
+            + "CQ, senders see RNR backpressure")
+    void deliveryHeld(String activation);
+
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 318, value = "activation %s: drained by management within %d ms: %d delivered, %d undelivered; it "
+            + "accepts and delivers nothing more until the endpoint is activated again")
+    void drainedByManagement(String activation, long timeoutMs, long delivered, long undelivered);
+
     // inbound delivery, ordering and held buffers (330–339)
 
     @LogMessage(level = Logger.Level.WARN)

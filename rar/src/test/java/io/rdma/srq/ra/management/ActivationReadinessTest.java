@@ -16,7 +16,7 @@ class ActivationReadinessTest {
 
     private static ActivationView view(String name, ActivationState state) {
         return new ActivationView(ActivationStatistics.builder().srqName(name).device("soft_rxe0").build(), DeviceState.unavailable("soft", "soft_rxe0", state.name()),
-                new ActivationLifecycle(state, 0, 0));
+                new ActivationLifecycle(state, 0, 0), null);
     }
 
     @Test

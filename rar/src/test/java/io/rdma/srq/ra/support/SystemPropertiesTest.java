@@ -47,7 +47,7 @@ class SystemPropertiesTest {
 
     @Test
     void aKnobWithABadValueFallsBackToItsDefaultWhereNothingCanStop() {
-        SystemProperties.Knob knob = new SystemProperties.Knob(NAME, 7, 0, 10);
+        SystemProperties.Knob knob = new SystemProperties.Knob(NAME, 7, 0, 10, "a test knob");
         System.setProperty(NAME, "two");
         assertEquals(7, knob.readOrDefault());
         assertThrows(IllegalArgumentException.class, knob::read);
@@ -85,5 +85,27 @@ class SystemPropertiesTest {
                 System.setProperty(name, old);
             }
         }
+    }
+
+    @Test
+    void aValueConfiguredByTheSubsystemWinsOverThePropertyUntilCleared() {
+        SystemProperties.Knob knob = new SystemProperties.Knob(NAME, 7, 0, 10, "a test knob");
+        System.setProperty(NAME, "3");
+        try {
+            SystemProperties.configure(knob, 9L);
+            assertEquals(9, knob.read(), "the subsystem's value");
+            SystemProperties.configure(knob, null);
+            assertEquals(3, knob.read(), "cleared: the system property again");
+        } finally {
+            SystemProperties.configure(knob, null);
+        }
+    }
+
+    @Test
+    void aConfiguredValueOutsideTheRangeIsRefusedNamingTheKnob() {
+        SystemProperties.Knob knob = new SystemProperties.Knob(NAME, 7, 0, 10, "a test knob");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SystemProperties.configure(knob, 11L));
+        assertEquals(NAME + " must be in 0..10, got 11", e.getMessage());
+        assertEquals(7, knob.read(), "nothing configured");
     }
 }

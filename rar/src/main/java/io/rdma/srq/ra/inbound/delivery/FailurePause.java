@@ -64,6 +64,19 @@ final class FailurePause {
         return paused;
     }
 
+    /**
+     * Pauses delivery until {@link #resume()}, whatever the failures (management's {@code pause}
+     * operation): completions wait in the CQ as during a pause after failures. Not counted in
+     * {@link #pauses()}, which counts pauses after failures. Idempotent.
+     */
+    synchronized void hold() {
+        pausedUntil = Long.MAX_VALUE;
+        if (!paused) {
+            paused = true;
+            RaLogger.LOG.deliveryHeld(name);
+        }
+    }
+
     /** Ends a pause (management, or the timeout); the count of consecutive failures starts again. */
     synchronized void resume() {
         if (paused) {

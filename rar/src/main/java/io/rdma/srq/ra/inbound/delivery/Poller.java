@@ -627,12 +627,17 @@ public final class Poller extends LongRunningWork {
 
 
 
-    /** Ends a pause after consecutive failures (management); nothing when not paused. */
+    /** Pauses delivery until {@link #resume()} (management); completions wait in the CQ. */
+    public void hold() {
+        pause.hold();
+    }
+
+    /** Ends a pause, after consecutive failures or by management; nothing when not paused. */
     public void resume() {
         pause.resume();
     }
 
-    /** @return whether delivery is paused after consecutive failures */
+    /** @return whether delivery is paused (after consecutive failures, or by management) */
     public boolean paused() {
         return pause.paused();
     }

@@ -301,6 +301,15 @@ final class ActivationRun {
      * WildFly runs one after another, find their drain done.
      */
     void quiesce() {
+        quiesce(drainTimeout);
+    }
+
+    /**
+     * {@link #quiesce()} with a drain timeout of its own (management's {@code drain} operation).
+     *
+     * @param drainTimeout how long what the CQ holds may take to be delivered
+     */
+    void quiesce(Duration drainTimeout) {
         synchronized (quiesceLock) {
             if (quiesced) {
                 return;
@@ -422,6 +431,11 @@ final class ActivationRun {
      */
     void resumeDelivery() {
         poller.resume();
+    }
+
+    /** Pauses delivery until {@link #resumeDelivery()} (management); completions wait in the CQ. */
+    void pauseDelivery() {
+        poller.hold();
     }
 
     /** @return the counters now */

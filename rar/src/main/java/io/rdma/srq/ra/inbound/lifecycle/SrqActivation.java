@@ -10,6 +10,7 @@ import io.rdma.srq.ra.inbound.events.ObserverDispatch;
 import io.rdma.srq.api.ActivationState;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqDeviceStateChanged;
+import io.rdma.srq.ra.management.ActivationControl;
 import io.rdma.srq.ra.management.DeviceState;
 import io.rdma.srq.ra.support.DevicePresence;
 import io.rdma.srq.ra.support.RaLogger;
@@ -66,7 +67,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       a Work of its own; counters keep growing across runs ({@link RunTotals}).</li>
  * </ul>
  */
-public final class SrqActivation {
+public final class SrqActivation implements ActivationControl {
     private final String name;
     private final WorkManager wm;
     private final EventSink sink;
@@ -102,6 +103,8 @@ public final class SrqActivation {
     private volatile SingletonElection.Candidacy candidacy;
     /** Set once the activation leaves the election for good (FAILED, quiesced, stopped). */
     private volatile boolean leaveRequested;
+    /** Paused by management ({@link #pauseDelivery()}) until resumed: applied to every new run. */
+    private volatile boolean held;
 
     private SrqActivation(WorkManager wm, EventSink sink, TransactionSynchronizationRegistry tsr,
                           MessageEndpointFactory factory, InboundConfig config, Backoff backoff) {
@@ -343,6 +346,9 @@ public final class SrqActivation {
         if (from == null) {
             r.stop(Duration.ofSeconds(5), false);
             return;
+        }
+        if (held) {
+            r.pauseDelivery();
         }
         if (from != ActivationState.ACTIVE) {
             fire(from, ActivationState.ACTIVE, null, "opened on " + r.deviceName() + ", listening at " + r.listenAddress());
@@ -622,15 +628,54 @@ public final class SrqActivation {
      * before the container deactivates them one after another. Idempotent.
      */
     public void quiesce() {
+        quiesce(null);
+    }
+
+    /** @param drainTimeout the drain's own timeout, null for the activation's drainTimeout */
+    private void quiesce(Duration drainTimeout) {
         ActivationRun r;
         synchronized (lock) {
             quiesced = true;
             r = run;
         }
-        if (r != null) {
+        if (r != null && drainTimeout == null) {
             r.quiesce();
+        } else if (r != null) {
+            r.quiesce(drainTimeout);
         }
         leaveElection(); // drained: another node may deliver now
+    }
+
+    @Override
+    public Drained drain(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("drain timeout must be > 0, got " + timeout);
+        }
+        ActivationStatistics before = statistics();
+        quiesce(timeout);
+        ActivationStatistics after = statistics();
+        Drained d = new Drained(after.delivered() - before.delivered(), after.undelivered() - before.undelivered());
+        RaLogger.LOG.drainedByManagement(name, timeout.toMillis(), d.delivered(), d.undelivered());
+        return d;
+    }
+
+    @Override
+    public void pauseDelivery() {
+        held = true;
+        ActivationRun r = current();
+        if (r != null) {
+            r.pauseDelivery();
+        }
+    }
+
+    @Override
+    public Class<?> endpointClass() {
+        return factory.getEndpointClass();
+    }
+
+    @Override
+    public String activationName() {
+        return factory.getActivationName();
     }
 
     /** @return whether {@link #quiesce} has begun: this activation accepts and delivers nothing more */
@@ -688,12 +733,13 @@ public final class SrqActivation {
     }
 
     /**
-     * Ends a pause after maxSequentialDeliveryFailures consecutive failures; nothing when delivery is
-     * not paused or no run is open. For an embedding container or a test: in WildFly an operator
-     * resumes with the MDB's stop-delivery and start-delivery operations (a fresh activation; README,
-     * "Pause after failures"), since the adapter's management resources there have no operations.
+     * Ends a pause — after maxSequentialDeliveryFailures consecutive failures, or by
+     * {@link #pauseDelivery()}; nothing when delivery is not paused or no run is open. In WildFly the
+     * {@code rdma-srq} subsystem's {@code resume} operation calls it.
      */
+    @Override
     public void resumeDelivery() {
+        held = false;
         ActivationRun r = current();
         if (r != null) {
             r.resumeDelivery();

@@ -1,0 +1,147 @@
+package io.rdma.srq.subsystem;
+
+import io.rdma.srq.ra.management.ActivationControl;
+import io.rdma.srq.ra.management.ActivationView;
+import io.rdma.srq.ra.management.Figure;
+import io.rdma.srq.ra.management.StatisticsTable;
+import org.jboss.as.controller.AbstractRuntimeOnlyHandler;
+import org.jboss.as.controller.AttributeDefinition;
+import org.jboss.as.controller.OperationContext;
+import org.jboss.as.controller.OperationFailedException;
+import org.jboss.as.controller.PathAddress;
+import org.jboss.as.controller.PathElement;
+import org.jboss.as.controller.SimpleAttributeDefinitionBuilder;
+import org.jboss.as.controller.SimpleOperationDefinitionBuilder;
+import org.jboss.as.controller.SimpleResourceDefinition;
+import org.jboss.as.controller.client.helpers.MeasurementUnit;
+import org.jboss.as.controller.descriptions.ResourceDescriptionResolver;
+import org.jboss.as.controller.operations.validation.LongRangeValidator;
+import org.jboss.as.controller.registry.AttributeAccess;
+import org.jboss.as.controller.registry.ManagementResourceRegistration;
+import org.jboss.as.controller.registry.Resource;
+import org.jboss.dmr.ModelNode;
+import org.jboss.dmr.ModelType;
+
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * {@code activation=<srqName>}: one running activation, under {@code /subsystem=rdma-srq} and under its
+ * deployment's {@code subsystem=rdma-srq}. Its attributes are the figures of
+ * {@link StatisticsTable#ACTIVATION} — counters and gauges as metrics ({@code /metrics} types counters as
+ * counters), text as read-only runtime attributes — plus which MDB it serves. Operations: {@code pause},
+ * {@code resume}, {@code drain(timeout)} and {@code reset-statistics} ({@link ActivationControl}).
+ */
+final class ActivationDefinition extends SimpleResourceDefinition {
+    static final PathElement PATH = PathElement.pathElement("activation");
+    private static final ResourceDescriptionResolver RESOLVER =
+            Descriptions.of(RdmaSrqExtension.SUBSYSTEM_NAME + "." + PATH.getKey());
+
+    static final AttributeDefinition ENDPOINT_CLASS = new SimpleAttributeDefinitionBuilder("endpoint-class", ModelType.STRING)
+            .setStorageRuntime().build();
+    static final AttributeDefinition ACTIVATION_NAME = new SimpleAttributeDefinitionBuilder("activation-name", ModelType.STRING, true)
+            .setStorageRuntime().build();
+
+    /** drain's parameter: how long what was accepted may take to be delivered, ms. */
+    static final AttributeDefinition TIMEOUT = new SimpleAttributeDefinitionBuilder("timeout", ModelType.LONG, true)
+            .setDefaultValue(new ModelNode(10_000L))
+            .setValidator(new LongRangeValidator(1, 3_600_000L, false, false))
+            .setMeasurementUnit(MeasurementUnit.MILLISECONDS)
+            .build();
+    static final AttributeDefinition DELIVERED = new SimpleAttributeDefinitionBuilder("delivered", ModelType.LONG).build();
+    static final AttributeDefinition UNDELIVERED = new SimpleAttributeDefinitionBuilder("undelivered", ModelType.LONG).build();
+
+    ActivationDefinition() {
+        super(new Parameters(PATH, RESOLVER).setRuntime());
+    }
+
+    @Override
+    public void registerAttributes(ManagementResourceRegistration registration) {
+        for (Figure<ActivationView> f : StatisticsTable.ACTIVATION) {
+            if (f.numeric()) {
+                SimpleAttributeDefinitionBuilder b = new SimpleAttributeDefinitionBuilder(f.name(), ModelType.LONG)
+                        .setStorageRuntime();
+                if (f.kind() == Figure.Kind.COUNTER) {
+                    b.setFlags(AttributeAccess.Flag.COUNTER_METRIC);
+                }
+                registration.registerMetric(b.build(), new Read(c -> new ModelNode((Long) ActivationFigures.of(c).getValue(f.name()))));
+            } else {
+                registration.registerReadOnlyAttribute(new SimpleAttributeDefinitionBuilder(f.name(), ModelType.STRING, true)
+                        .setStorageRuntime().build(), new Read(c -> new ModelNode((String) ActivationFigures.of(c).getValue(f.name()))));
+            }
+        }
+        registration.registerReadOnlyAttribute(ENDPOINT_CLASS, new Read(c -> new ModelNode(c.endpointClass().getName())));
+        registration.registerReadOnlyAttribute(ACTIVATION_NAME, new Read(c -> c.activationName() == null
+                ? new ModelNode() : new ModelNode(c.activationName())));
+    }
+
+    @Override
+    public void registerOperations(ManagementResourceRegistration registration) {
+        super.registerOperations(registration);
+        registration.registerOperationHandler(new SimpleOperationDefinitionBuilder("pause", RESOLVER).setRuntimeOnly().build(),
+                new Act((context, operation, c) -> c.pauseDelivery()));
+        registration.registerOperationHandler(new SimpleOperationDefinitionBuilder("resume", RESOLVER).setRuntimeOnly().build(),
+                new Act((context, operation, c) -> c.resumeDelivery()));
+        registration.registerOperationHandler(new SimpleOperationDefinitionBuilder("reset-statistics", RESOLVER).setRuntimeOnly().build(),
+                new Act((context, operation, c) -> ActivationFigures.of(c).clear()));
+        registration.registerOperationHandler(new SimpleOperationDefinitionBuilder("drain", RESOLVER)
+                        .setParameters(TIMEOUT)
+                        .setReplyType(ModelType.OBJECT)
+                        .setReplyParameters(DELIVERED, UNDELIVERED)
+                        .setRuntimeOnly()
+                        .build(),
+                new Act((context, operation, c) -> {
+                    long ms = TIMEOUT.resolveModelAttribute(context, operation).asLong();
+                    ActivationControl.Drained d = c.drain(Duration.ofMillis(ms));
+                    ModelNode result = context.getResult();
+                    result.get(DELIVERED.getName()).set(d.delivered());
+                    result.get(UNDELIVERED.getName()).set(d.undelivered());
+                }));
+    }
+
+    /**
+     * @param context an operation on {@code activation=<name>}
+     * @return the activation the operation addresses
+     * @throws OperationFailedException when it stopped meanwhile
+     */
+    private static ActivationControl control(OperationContext context) throws OperationFailedException {
+        Resource r = context.readResource(PathAddress.EMPTY_ADDRESS, false);
+        if (r instanceof LiveActivations.ActivationEntry e && ActivationFigures.view(e.control()).isPresent()) {
+            return e.control();
+        }
+        throw new OperationFailedException("activation " + context.getCurrentAddressValue() + " is not running");
+    }
+
+    /** Reads one attribute of a running activation. */
+    private static final class Read extends AbstractRuntimeOnlyHandler {
+        private final Function<ActivationControl, ModelNode> value;
+
+        Read(Function<ActivationControl, ModelNode> value) {
+            this.value = value;
+        }
+
+        @Override
+        protected void executeRuntimeStep(OperationContext context, ModelNode operation) throws OperationFailedException {
+            context.getResult().set(value.apply(control(context)));
+        }
+    }
+
+    /** An operation on a running activation. */
+    private static final class Act extends AbstractRuntimeOnlyHandler {
+        @FunctionalInterface
+        interface Step {
+            void run(OperationContext context, ModelNode operation, ActivationControl control) throws OperationFailedException;
+        }
+
+        private final Step step;
+
+        Act(Step step) {
+            this.step = step;
+        }
+
+        @Override
+        protected void executeRuntimeStep(OperationContext context, ModelNode operation) throws OperationFailedException {
+            step.run(context, operation, control(context));
+        }
+    }
+}
