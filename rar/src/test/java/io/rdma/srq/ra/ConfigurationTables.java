@@ -2,13 +2,14 @@ package io.rdma.srq.ra;
 
 import io.rdma.srq.ra.support.SrqProperty;
 import io.rdma.srq.ra.support.SrqProperty.Side;
+import io.rdma.srq.ra.support.SystemProperties;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
 
 /**
- * docs/configuration.md's property tables, written from {@link SrqProperty}. Run {@link #main} to
+ * docs/configuration.md's property tables, written from {@link SrqProperty} and {@link SystemProperties}. Run {@link #main} to
  * print them after changing the table, and paste each between its markers.
  */
 final class ConfigurationTables {
@@ -38,6 +39,20 @@ final class ConfigurationTables {
                         + p.doc() + " |\n").collect(Collectors.joining());
     }
 
+    /** The marker line the server-wide settings' table follows. */
+    static final String KNOBS_BEGIN = "<!-- server-wide settings: generated from SystemProperties (ConfigurationTables), checked by "
+            + "ConfigurationTablesTest -->";
+    /** The marker line after it. */
+    static final String KNOBS_END = "<!-- end of server-wide settings -->";
+
+    /** @return the table of the server-wide settings with its markers: system property and subsystem attribute */
+    static String knobs() {
+        return KNOBS_BEGIN + "\n| system property | `/subsystem=rdma-srq` attribute | range | default | meaning |\n|---|---|---|---|---|\n"
+                + SystemProperties.ALL.stream().map(k -> "| `" + k.name() + "` | `" + k.attributeName() + "` | " + k.min() + ".."
+                        + k.max() + " | " + k.defaultText() + " | " + k.description() + " |\n").collect(Collectors.joining())
+                + KNOBS_END + "\n";
+    }
+
     /** @param side a bean @return its table with the markers around it, as the doc holds it */
     static String section(Side side) {
         return begin(side) + "\n" + markdown(side) + end(side) + "\n";
@@ -54,5 +69,6 @@ final class ConfigurationTables {
         for (Side side : Side.values()) {
             System.out.println(section(side));
         }
+        System.out.println(knobs());
     }
 }

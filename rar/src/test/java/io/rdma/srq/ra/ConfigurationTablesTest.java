@@ -28,4 +28,15 @@ class ConfigurationTablesTest {
         assertEquals(ConfigurationTables.section(side), doc.substring(begin, end + ConfigurationTables.end(side).length() + 1),
                 ConfigurationTables.DOC + "'s " + side + " table differs from SrqProperty (ConfigurationTables.main prints it)");
     }
+
+    @org.junit.jupiter.api.Test
+    void theDocumentedServerWideSettingsAreTheDeclaredKnobs() throws IOException {
+        String doc = Files.readString(ConfigurationTables.root().resolve(ConfigurationTables.DOC));
+        int begin = doc.indexOf(ConfigurationTables.KNOBS_BEGIN);
+        int end = doc.indexOf(ConfigurationTables.KNOBS_END);
+        assertTrue(begin >= 0 && end > begin, ConfigurationTables.DOC + " has no server-wide settings table between the "
+                + "markers; ConfigurationTables.main prints it:\n" + ConfigurationTables.knobs());
+        assertEquals(ConfigurationTables.knobs(), doc.substring(begin, end + ConfigurationTables.KNOBS_END.length() + 1),
+                ConfigurationTables.DOC + "'s server-wide settings differ from SystemProperties (ConfigurationTables.main prints them)");
+    }
 }

@@ -21,6 +21,7 @@ import org.jboss.as.controller.registry.ManagementResourceRegistration;
 import org.jboss.as.controller.registry.Resource;
 import org.jboss.dmr.ModelNode;
 import org.jboss.dmr.ModelType;
+import org.jboss.modules.ModuleClassLoader;
 
 import java.time.Duration;
 import java.util.function.Function;
@@ -29,7 +30,7 @@ import java.util.function.Function;
  * {@code activation=<srqName>}: one running activation, under {@code /subsystem=rdma-srq} and under its
  * deployment's {@code subsystem=rdma-srq}. Its attributes are the figures of
  * {@link StatisticsTable#ACTIVATION} — counters and gauges as metrics ({@code /metrics} types counters as
- * counters), text as read-only runtime attributes — plus which MDB it serves. Operations: {@code pause},
+ * counters), text as read-only runtime attributes — plus which MDB it serves ({@code endpoint-class}) and in which deployment. Operations: {@code pause},
  * {@code resume}, {@code drain(timeout)} and {@code reset-statistics} ({@link ActivationControl}).
  */
 final class ActivationDefinition extends SimpleResourceDefinition {
@@ -39,8 +40,11 @@ final class ActivationDefinition extends SimpleResourceDefinition {
 
     static final AttributeDefinition ENDPOINT_CLASS = new SimpleAttributeDefinitionBuilder("endpoint-class", ModelType.STRING)
             .setStorageRuntime().build();
-    static final AttributeDefinition ACTIVATION_NAME = new SimpleAttributeDefinitionBuilder("activation-name", ModelType.STRING, true)
+    static final AttributeDefinition DEPLOYMENT = new SimpleAttributeDefinitionBuilder("deployment", ModelType.STRING, true)
             .setStorageRuntime().build();
+
+    /** WildFly names a deployment's module {@code deployment.<name>}. */
+    private static final String DEPLOYMENT_MODULE_PREFIX = "deployment.";
 
     /** drain's parameter: how long what was accepted may take to be delivered, ms. */
     static final AttributeDefinition TIMEOUT = new SimpleAttributeDefinitionBuilder("timeout", ModelType.LONG, true)
@@ -71,8 +75,10 @@ final class ActivationDefinition extends SimpleResourceDefinition {
             }
         }
         registration.registerReadOnlyAttribute(ENDPOINT_CLASS, new Read(c -> new ModelNode(c.endpointClass().getName())));
-        registration.registerReadOnlyAttribute(ACTIVATION_NAME, new Read(c -> c.activationName() == null
-                ? new ModelNode() : new ModelNode(c.activationName())));
+        registration.registerReadOnlyAttribute(DEPLOYMENT, new Read(c -> {
+            String d = deploymentOf(c.endpointClass());
+            return d == null ? new ModelNode() : new ModelNode(d);
+        }));
     }
 
     @Override
@@ -97,6 +103,18 @@ final class ActivationDefinition extends SimpleResourceDefinition {
                     result.get(DELIVERED.getName()).set(d.delivered());
                     result.get(UNDELIVERED.getName()).set(d.undelivered());
                 }));
+    }
+
+    /**
+     * @param endpointClass an MDB class
+     * @return the deployment that defines it ({@code app.war}, {@code app.ear.ejb.jar}), null outside one
+     */
+    static String deploymentOf(Class<?> endpointClass) {
+        if (endpointClass.getClassLoader() instanceof ModuleClassLoader loader) {
+            String module = loader.getModule().getName();
+            return module.startsWith(DEPLOYMENT_MODULE_PREFIX) ? module.substring(DEPLOYMENT_MODULE_PREFIX.length()) : null;
+        }
+        return null;
     }
 
     /**

@@ -54,8 +54,8 @@ final class Descriptions {
             for (Map.Entry<SimpleAttributeDefinition, Knob> a : KnobAttributes.ALL.entrySet()) {
                 Knob k = a.getValue();
                 e.put(subsystem + "." + a.getKey().getName(), k.description() + ". " + k.min() + ".." + k.max()
-                        + "; undefined: the system property " + k.name() + ", else " + k.defaultValue()
-                        + " on this machine. Read once by the adapter: a change needs a restart of the server.");
+                        + "; undefined: the system property " + k.name() + ", else " + k.defaultText()
+                        + ". Read once by the adapter: a change needs a restart of the server.");
             }
             for (Figure<?> f : StatisticsTable.ACTIVATION) {
                 e.put(subsystem + "." + ActivationDefinition.PATH.getKey() + "." + f.name(), f.description());

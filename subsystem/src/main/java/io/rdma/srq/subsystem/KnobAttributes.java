@@ -10,13 +10,12 @@ import org.jboss.dmr.ModelType;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
  * The subsystem's attributes, one per {@link SystemProperties#ALL knob} of the adapter — the same
- * declaration, so name, range and description are never written twice: {@code srq.spinners} is the
- * attribute {@code spinners}, {@code srq.call.spinNanos} is {@code call-spin-nanos}. Undefined (the
+ * declaration, so name, range and description are never written twice ({@link Knob#attributeName()}:
+ * {@code srq.spinners} is the attribute {@code spinners}, {@code srq.call.spinNanos} is {@code call-spin-nanos}). Undefined (the
  * default), the system property or the knob's own default applies. The range is checked by the
  * management layer (a value outside it is refused naming the attribute and its range); expressions
  * ({@code ${srq.spinners:2}}) are allowed. The adapter reads a knob once, at its first use, so a
@@ -32,21 +31,12 @@ final class KnobAttributes {
     private static Map<SimpleAttributeDefinition, Knob> attributes() {
         Map<SimpleAttributeDefinition, Knob> all = new LinkedHashMap<>();
         for (Knob k : SystemProperties.ALL) {
-            all.put(new SimpleAttributeDefinitionBuilder(attributeName(k), ModelType.LONG, true)
+            all.put(new SimpleAttributeDefinitionBuilder(k.attributeName(), ModelType.LONG, true)
                     .setAllowExpression(true)
                     .setValidator(new LongRangeValidator(k.min(), k.max(), true, true))
                     .setFlags(AttributeAccess.Flag.RESTART_JVM)
                     .build(), k);
         }
         return Collections.unmodifiableMap(all);
-    }
-
-    /**
-     * @param knob a knob, e.g. {@code srq.call.spinNanos}
-     * @return its attribute name: without {@code srq.}, lower-case words joined by '-' ({@code call-spin-nanos})
-     */
-    static String attributeName(Knob knob) {
-        String n = knob.name().startsWith("srq.") ? knob.name().substring(4) : knob.name();
-        return n.replaceAll("([a-z0-9])([A-Z])", "$1-$2").replace('.', '-').toLowerCase(Locale.ROOT);
     }
 }

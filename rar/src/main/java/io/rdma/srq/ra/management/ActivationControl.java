@@ -12,12 +12,6 @@ public interface ActivationControl {
     Class<?> endpointClass();
 
     /**
-     * @return the container's unique name of the activation ({@code MessageEndpointFactory.getActivationName},
-     *         JCA 2.1 §13.4.4), or null where the container gives none
-     */
-    String activationName();
-
-    /**
      * Pauses delivery until {@link #resumeDelivery()}: completions wait in the CQ, the SRQ empties and
      * senders see RNR backpressure — nothing is lost. Survives a recovery's new run. Idempotent.
      */

@@ -16,9 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SystemProperties {
     /** {@code srq.spinners}: threads of the adapter that may busy-poll at once ({@link SpinBudget}). */
     public static final Knob SPINNERS = new Knob("srq.spinners",
-            Math.min(1024, Math.max(0, Runtime.getRuntime().availableProcessors() - 1)), 0, 1024,
+            Math.min(1024, Math.max(0, Runtime.getRuntime().availableProcessors() - 1)), "the machine's processors - 1", 0, 1024,
             "threads of the adapter that may busy-poll a completion queue at once (the others park on the completion"
-                    + " channel); default: the machine's processors - 1");
+                    + " channel)");
     /** {@code srq.call.spinNanos}: the longest spin of a synchronous caller for its reply, ns. */
     public static final Knob CALL_SPIN_NANOS = new Knob("srq.call.spinNanos", 200_000L, 0, 1_000_000_000L,
             "the longest a synchronous caller spins for its reply before it parks, ns");
@@ -34,11 +34,34 @@ public final class SystemProperties {
      *
      * @param name         the system property
      * @param defaultValue its value when unset or blank
+     * @param defaultText  the default as documented (where it depends on the machine)
      * @param min          the least allowed value
      * @param max          the greatest allowed value
      * @param description  what it sets, with its unit (the subsystem attribute's description)
      */
-    public record Knob(String name, long defaultValue, long min, long max, String description) {
+    public record Knob(String name, long defaultValue, String defaultText, long min, long max, String description) {
+        /**
+         * A knob whose default is the same on every machine.
+         *
+         * @param name         the system property
+         * @param defaultValue its value when unset or blank
+         * @param min          the least allowed value
+         * @param max          the greatest allowed value
+         * @param description  what it sets, with its unit
+         */
+        public Knob(String name, long defaultValue, long min, long max, String description) {
+            this(name, defaultValue, Long.toString(defaultValue), min, max, description);
+        }
+
+        /**
+         * @return the {@code rdma-srq} subsystem's attribute of this knob: the property without {@code srq.},
+         *         lower-case words joined by '-' ({@code srq.call.spinNanos}: {@code call-spin-nanos})
+         */
+        public String attributeName() {
+            String n = name.startsWith("srq.") ? name.substring(4) : name;
+            return n.replaceAll("([a-z0-9])([A-Z])", "$1-$2").replace('.', '-').toLowerCase(java.util.Locale.ROOT);
+        }
+
         /**
          * @return the value: the subsystem's when it set one, else the system property's
          * @throws IllegalArgumentException naming the property and its range

@@ -63,6 +63,7 @@ public class RdmaSrqSubsystemIT {
             ModelNode r = ok(op(activation, "read-resource", "include-runtime", true));
             assertEquals("ACTIVE", r.get("state-name").asString(), r.toString());
             assertEquals(SubsystemEchoMdb.class.getName(), r.get("endpoint-class").asString(), r.toString());
+            assertEquals(APP + ".war", r.get("deployment").asString(), r.toString());
             assertTrue(ok(op(address("subsystem", "rdma-srq"), "read-children-names", "child-type", "activation"))
                     .asList().stream().anyMatch(n -> n.asString().equals(NAME)), "listed under /subsystem=rdma-srq");
             ModelNode inDeployment = address("deployment", APP + ".war", "subsystem", "rdma-srq", "activation", NAME);
@@ -76,6 +77,8 @@ public class RdmaSrqSubsystemIT {
             List<String> delivered = metrics.lines().filter(l -> l.startsWith("wildfly_rdma_srq_delivered")
                     && l.contains("activation=\"" + NAME + "\"")).toList();
             assertEquals(1, delivered.size(), "one delivered line for the activation:\n" + grep(metrics, "wildfly_rdma_srq_delivered"));
+            System.out.println("/metrics of activation " + NAME + " (as docs/operating.md shows them):\n" + grep(metrics, "wildfly_rdma_srq_"));
+            System.out.println(":read-resource(include-runtime=true) of " + activation + ":\n" + r);
             assertTrue(delivered.get(0).contains("deployment=\"" + APP + ".war\""), delivered.get(0));
             assertTrue(delivered.get(0).endsWith(" 1.0") || delivered.get(0).endsWith(" 1"), delivered.get(0));
             assertTrue(metrics.lines().anyMatch(l -> l.matches("# TYPE wildfly_rdma_srq_delivered\\S* counter")),

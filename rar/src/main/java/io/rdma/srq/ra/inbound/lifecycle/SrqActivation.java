@@ -673,10 +673,6 @@ public final class SrqActivation implements ActivationControl {
         return factory.getEndpointClass();
     }
 
-    @Override
-    public String activationName() {
-        return factory.getActivationName();
-    }
 
     /** @return whether {@link #quiesce} has begun: this activation accepts and delivers nothing more */
     public boolean quiesced() {
