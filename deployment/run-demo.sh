@@ -264,7 +264,7 @@ if $BUILD; then
     fi
     say "built in $(secs $(( $(now_ms) - B0 ))) (log: $TARGET/demo-build.log)"
 fi
-for f in "$WILDFLY/bin/standalone.sh" "$TARGET/srq-rar.rar" "$TARGET/srq-demo.war" "$TARGET/standalone-pristine/configuration/standalone.xml"; do
+for f in "$WILDFLY/bin/standalone.sh" "$WILDFLY/modules/system/layers/base/io/rdma/srq/subsystem" "$TARGET/srq-demo.war" "$TARGET/standalone-pristine/configuration/standalone.xml"; do
     [ -e "$f" ] || fail "$f is missing: build first (mvn -B install -DskipTests, or drop --skip-build)"
 done
 
@@ -332,7 +332,8 @@ if grep -q 'WFLYSRV0026' "$LOG"; then
     grep -E ' ERROR ' "$LOG" | head -n 20 >&2 || true
     fail "the server started with errors (log: $LOG)"
 fi
-grep -q 'WFLYSRV0010: Deployed "srq-rar.rar"' "$LOG" || fail "srq-rar.rar is not deployed (log: $LOG)"
+grep -q 'WFLYJCA0002: Bound Jakarta Connectors ConnectionFactory \[java:/eis/SrqConnectionFactory\]' "$LOG" \
+    || fail "the Galleon layer's adapter rdma-srq did not bind java:/eis/SrqConnectionFactory (log: $LOG)"
 say "booted in $(secs "$BOOT_MS") ($(grep -oE 'WFLYSRV0025: .*' "$LOG" | head -n 1 | sed -E 's/.*started in ([0-9]+)ms.*/server reports \1 ms/'))"
 
 # ---------------------------------------------------------------- 4. deploy the demo
@@ -538,31 +539,33 @@ echo "==========================================================================
 
 # ---------------------------------------------------------------- 7. where an operator looks (issue 16)
 
-# the demo MDB's figures as jboss-cli reads them (configure.cli's activation monitor, srq.properties:
-# srq.monitor.*) and the /metrics lines of that monitor (management interface, Prometheus text)
-prop() { awk -F= -v k="$1" '$1 == k { print $2; exit }' "$DEP/src/main/cli/srq.properties"; }
-MONITOR_ADDR="/subsystem=resource-adapters/resource-adapter=$(prop srq.orders.ra)/admin-objects=$(prop srq.monitor.name)/statistics=extended"
+# the subsystem rdma-srq of the Galleon layer (docs/operating.md): the server-wide settings and the live
+# activations and definitions; the demo MDB's activation (srqName demo) with its figures; the /metrics lines
+# of that activation (management interface, Prometheus text: counters typed as counters)
 echo
-say "jboss-cli: $MONITOR_ADDR:read-resource(include-runtime=true)"
-cli 60 --command="$MONITOR_ADDR:read-resource(include-runtime=true)" 2>/dev/null | sed 's/^/    /' \
+say "jboss-cli: /subsystem=rdma-srq:read-resource(include-runtime=true)"
+cli 60 --command="/subsystem=rdma-srq:read-resource(include-runtime=true)" 2>/dev/null | sed 's/^/    /' \
     || say "(the jboss-cli read failed)"
-say "GET http://127.0.0.1:9990/metrics, the lines of admin_objects=\"$(prop srq.monitor.name)\":"
+say "jboss-cli: /subsystem=rdma-srq/activation=demo:read-resource(include-runtime=true)"
+cli 60 --command="/subsystem=rdma-srq/activation=demo:read-resource(include-runtime=true)" 2>/dev/null | sed 's/^/    /' \
+    || say "(the jboss-cli read failed)"
+say "GET http://127.0.0.1:9990/metrics, the lines of activation=\"demo\":"
 if command -v curl >/dev/null; then
     METRICS="$(curl -sS -m 15 http://127.0.0.1:9990/metrics 2>/dev/null)" || METRICS=""
 else
     METRICS="$(timeout 15 bash -c 'exec 3<>/dev/tcp/127.0.0.1/9990 || exit 1
         printf "GET /metrics HTTP/1.0\r\nHost: localhost:9990\r\n\r\n" >&3; cat <&3' 2>/dev/null | tr -d '\r')" || METRICS=""
 fi
-printf '%s\n' "$METRICS" | grep -F "admin_objects=\"$(prop srq.monitor.name)\"" | sed 's/^/    /' \
-    || say "(no /metrics line for the monitor)"
-# the archive's own connection definition (java:/eis/SrqConnectionFactory: what the demo's senders and
-# callers use), through its monitor on an adapter entry of its own (srq.properties: srq.definition.monitor.*)
-DEFINITION_ADDR="/subsystem=resource-adapters/resource-adapter=$(prop srq.definition.monitor.ra)/admin-objects=$(prop srq.definition.monitor.name)/statistics=extended"
-say "jboss-cli: $DEFINITION_ADDR:read-resource(include-runtime=true)"
-cli 60 --command="$DEFINITION_ADDR:read-resource(include-runtime=true)" 2>/dev/null | sed 's/^/    /' \
-    || say "(the jboss-cli read failed)"
+printf '%s\n' "$METRICS" | grep -E '^wildfly_rdma_srq_.*activation="demo"' | sed 's/^/    /' \
+    || say "(no /metrics line for the activation demo)"
+# the layer's connection definition (java:/eis/SrqConnectionFactory: what the demo's senders and callers use)
+say "jboss-cli: /subsystem=rdma-srq/connection-definition=SrqConnectionFactory:read-resource(include-runtime=true)"
+cli 60 --command="/subsystem=rdma-srq/connection-definition=SrqConnectionFactory:read-resource(include-runtime=true)" 2>/dev/null \
+    | sed 's/^/    /' || say "(the jboss-cli read failed)"
 
-# readiness (MicroProfile Health, which configure.cli adds): DOWN while an activation is not ACTIVE
+# readiness (MicroProfile Health, which configure.cli adds): WildFly's checks; the adapter's own check
+# (srq-activations) is a bean of the .rar deployment, absent on this server of the Galleon layer, where the
+# subsystem's state attributes above say whether every activation is ACTIVE
 say "GET http://127.0.0.1:9990/health/ready:"
 if command -v curl >/dev/null; then
     curl -sS -m 15 http://127.0.0.1:9990/health/ready 2>/dev/null | sed 's/^/    /' || say "(the readiness read failed)"

@@ -12,6 +12,7 @@ import io.rdma.srq.ra.inbound.events.EventSink;
 import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.inbound.SrqActivationSpec;
 import io.rdma.srq.ra.management.ActivationDirectory;
+import io.rdma.srq.ra.management.DefinitionDirectory;
 import io.rdma.srq.ra.management.ActivationLifecycle;
 import io.rdma.srq.ra.management.ActivationView;
 import io.rdma.srq.ra.management.ActivationViews;
@@ -114,6 +115,7 @@ public class SrqResourceAdapter implements ResourceAdapter, ActivationStatistics
     @Override
     public void stop() {
         attempt("leaving the management directory", () -> ActivationDirectory.stopped(this));
+        attempt("letting go of the connection definitions", () -> DefinitionDirectory.stopped(this));
         ServerSuspendDrain d = suspendDrain;
         suspendDrain = null;
         if (d != null) {

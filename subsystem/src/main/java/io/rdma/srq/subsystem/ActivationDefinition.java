@@ -124,7 +124,7 @@ final class ActivationDefinition extends SimpleResourceDefinition {
      */
     private static ActivationControl control(OperationContext context) throws OperationFailedException {
         Resource r = context.readResource(PathAddress.EMPTY_ADDRESS, false);
-        if (r instanceof LiveActivations.ActivationEntry e && ActivationFigures.view(e.control()).isPresent()) {
+        if (r instanceof LiveResource.ActivationEntry e && ActivationFigures.view(e.control()).isPresent()) {
             return e.control();
         }
         throw new OperationFailedException("activation " + context.getCurrentAddressValue() + " is not running");

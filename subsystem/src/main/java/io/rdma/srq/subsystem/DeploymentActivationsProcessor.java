@@ -10,6 +10,8 @@ import org.jboss.as.server.deployment.module.ModuleDependency;
 import org.jboss.as.server.deployment.module.ModuleSpecification;
 import org.jboss.modules.Module;
 
+import java.util.List;
+
 /**
  * Registers {@code subsystem=rdma-srq} under a deployment (and a subdeployment) whose module depends on
  * the adapter's module {@code io.rdma.srq} — what an application that implements the adapter's listener
@@ -30,7 +32,8 @@ final class DeploymentActivationsProcessor implements DeploymentUnitProcessor {
             return;
         }
         support.registerDeploymentSubsystemResource(RdmaSrqExtension.SUBSYSTEM_NAME,
-                new LiveActivations(Resource.Factory.create(true), LiveActivations.Scope.deployment(module.getClassLoader())));
+                new LiveResource(Resource.Factory.create(true),
+                        List.of(LiveResource.activations(LiveResource.Scope.deployment(module.getClassLoader())))));
     }
 
     private static boolean usesAdapter(ModuleSpecification spec) {

@@ -60,6 +60,9 @@ final class Descriptions {
             for (Figure<?> f : StatisticsTable.ACTIVATION) {
                 e.put(subsystem + "." + ActivationDefinition.PATH.getKey() + "." + f.name(), f.description());
             }
+            for (Figure<?> f : StatisticsTable.DEFINITION) {
+                e.put(subsystem + "." + DefinitionResourceDefinition.PATH.getKey() + "." + f.name(), f.description());
+            }
             return Collections.unmodifiableMap(e);
         }
 

@@ -12,11 +12,12 @@ import org.jboss.as.server.DeploymentProcessorTarget;
 import org.jboss.as.server.deployment.Phase;
 import org.jboss.dmr.ModelNode;
 
+import java.util.List;
 import java.util.Map;
 
 /**
- * Adds {@code /subsystem=rdma-srq}: a resource whose {@code activation} children are the running
- * activations ({@link LiveActivations}); at boot it hands the knobs' values to the adapter
+ * Adds {@code /subsystem=rdma-srq}: a resource whose {@code activation} and {@code connection-definition}
+ * children are read live from the adapter ({@link LiveResource}); at boot it hands the knobs' values to the adapter
  * ({@link SystemProperties#configure}) before anything reads them and installs
  * {@link DeploymentActivationsProcessor}. Added to a running server it takes effect after a reload.
  */
@@ -30,7 +31,8 @@ final class SubsystemAdd extends AbstractAddStepHandler {
 
     @Override
     protected Resource createResource(OperationContext context) {
-        Resource resource = new LiveActivations(Resource.Factory.create(), LiveActivations.Scope.SERVER);
+        Resource resource = new LiveResource(Resource.Factory.create(),
+                List.of(LiveResource.activations(LiveResource.Scope.SERVER), LiveResource.definitions()));
         context.addResource(PathAddress.EMPTY_ADDRESS, resource);
         return resource;
     }

@@ -10,7 +10,8 @@ import org.jboss.as.controller.registry.OperationEntry;
 
 /**
  * {@code /subsystem=rdma-srq}: the adapter's server-wide settings ({@link KnobAttributes}) and, as runtime
- * children, every activation the adapter of module {@code io.rdma.srq} runs now ({@link ActivationDefinition}).
+ * children, every activation the adapter of module {@code io.rdma.srq} runs now ({@link ActivationDefinition}) and
+ * every connection definition bound for it ({@link DefinitionResourceDefinition}).
  */
 final class SubsystemDefinition extends SimpleResourceDefinition {
     static final PathElement PATH = PathElement.pathElement(ModelDescriptionConstants.SUBSYSTEM, RdmaSrqExtension.SUBSYSTEM_NAME);
@@ -34,5 +35,6 @@ final class SubsystemDefinition extends SimpleResourceDefinition {
     @Override
     public void registerChildren(ManagementResourceRegistration registration) {
         registration.registerSubModel(new ActivationDefinition());
+        registration.registerSubModel(new DefinitionResourceDefinition());
     }
 }

@@ -17,7 +17,7 @@ public final class AdapterStatistics {
 
     /**
      * @param factory a connection factory of the adapter whose activations are wanted (the default
-     *                definition belongs to the srq-rar.rar activation, the one MDBs use)
+     *                definition belongs to the adapter MDBs use: the layer's rdma-srq, or srq-rar.rar)
      * @return one map per activation (srqName, device, posted, completed, delivered, …)
      */
     public static List<Map<String, Object>> of(SrqConnectionFactory factory) {

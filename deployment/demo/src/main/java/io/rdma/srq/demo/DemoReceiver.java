@@ -12,7 +12,8 @@ import java.util.List;
  * The demo's message-driven bean: a batch listener, one call (and one container transaction) per
  * batch of up to maxBatchSize 32 messages received on the activation's SRQ — three times the rate of
  * one call per message in WildFly (it-tests/bench/RESULTS.md, cases (a) and (b)). No
- * {@code @ResourceAdapter}: configure.cli makes srq-rar.rar the ejb3 default resource adapter.
+ * {@code @ResourceAdapter}: configure.cli makes the adapter (the layer's rdma-srq, or srq-rar.rar) the ejb3
+ * default resource adapter.
  *
  * <p>The activation listens (rdma_cm) on {@value DemoReceiver#LISTEN_ADDRESS}:{@value DemoReceiver#LISTEN_PORT};
  * on the soft device any address works. It starts with 128 receive WRs posted and the one-shot limit

@@ -3,8 +3,8 @@ package io.rdma.srq.ra.outbound;
 import io.rdma.srq.api.ActivationStatistics;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
+import io.rdma.srq.ra.management.DefinitionControl;
 import io.rdma.srq.ra.management.DefinitionView;
-import io.rdma.srq.ra.management.DefinitionViewSource;
 import io.rdma.srq.ra.support.ActivationStatisticsSource;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionManager;
@@ -14,17 +14,19 @@ import java.io.Serial;
 import java.util.List;
 
 /** The factory bound in JNDI: allocates handles through the container's connection manager (its pool). */
-public final class SrqConnectionFactoryImpl implements SrqConnectionFactory, DefinitionViewSource {
+public final class SrqConnectionFactoryImpl implements SrqConnectionFactory, DefinitionControl {
     @Serial
     private static final long serialVersionUID = 1L;
 
     private final SrqManagedConnectionFactory mcf;
     private final ConnectionManager cm;
+    private final transient ContainerPool pool;
     private Reference reference;
 
     SrqConnectionFactoryImpl(SrqManagedConnectionFactory mcf, ConnectionManager cm) {
         this.mcf = mcf;
         this.cm = cm;
+        this.pool = new ContainerPool(cm);
     }
 
     @Override
@@ -41,6 +43,21 @@ public final class SrqConnectionFactoryImpl implements SrqConnectionFactory, Def
     @Override
     public DefinitionView definitionView() {
         return mcf.definitionView();
+    }
+
+    @Override
+    public String poolName() {
+        return pool.poolName();
+    }
+
+    @Override
+    public String jndiName() {
+        return pool.jndiName();
+    }
+
+    @Override
+    public boolean flushPool() {
+        return pool.flushAll();
     }
 
     @Override

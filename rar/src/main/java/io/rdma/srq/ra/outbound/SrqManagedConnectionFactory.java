@@ -4,6 +4,7 @@ import io.rdma.srq.ra.cluster.LocalServiceDirectory;
 import io.rdma.srq.ra.cluster.ServiceDirectory;
 import io.rdma.srq.api.SrqConnection;
 import io.rdma.srq.api.SrqConnectionFactory;
+import io.rdma.srq.ra.management.DefinitionDirectory;
 import io.rdma.srq.ra.management.DefinitionView;
 import io.rdma.srq.ra.management.DeviceState;
 import io.rdma.srq.ra.management.FigureStatistics;
@@ -207,7 +208,11 @@ public class SrqManagedConnectionFactory implements ManagedConnectionFactory, Re
         SrqConfig c = config();
         FabricProperties.log("connection definition (" + c.device() + ")", c.fabric());
         authKeys();
-        return new SrqConnectionFactoryImpl(this, cm);
+        SrqConnectionFactoryImpl cf = new SrqConnectionFactoryImpl(this, cm);
+        if (resourceAdapter != null) {
+            DefinitionDirectory.bound(cf, resourceAdapter); // the rdma-srq subsystem lists those with a pool name
+        }
+        return cf;
     }
 
     @Override

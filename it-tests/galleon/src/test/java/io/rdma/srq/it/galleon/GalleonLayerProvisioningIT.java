@@ -34,7 +34,7 @@ public class GalleonLayerProvisioningIT {
     public static WebArchive app() {
         return ShrinkWrap.create(WebArchive.class, "galleon-layer.war")
                 .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: io.rdma.srq meta-inf\n"))
-                .addClasses(FactoryUser.class, EchoMdb.class);
+                .addClasses(FactoryUser.class, EchoMdb.class, Echo.class);
     }
 
     @Inject

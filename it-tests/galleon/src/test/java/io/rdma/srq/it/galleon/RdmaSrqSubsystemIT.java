@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The subsystem rdma-srq on a server provisioned with the layer rdma-srq: an MDB deployed after boot shows
  * as {@code /subsystem=rdma-srq/activation=<srqName>} and under its deployment, and in {@code /metrics}
  * with its counters typed as counters, without a reload; the operations pause, resume, drain and
- * reset-statistics change delivery as documented (docs/operating.md); a bad attribute value is refused by
+ * reset-statistics change delivery as documented (docs/operating.md); the layer's connection definition shows
+ * as {@code connection-definition=SrqConnectionFactory} and its flush empties the pool; a bad attribute value is refused by
  * the management layer naming the attribute and its range; undeploy removes the resource.
  */
 @ExtendWith(ArquillianExtension.class)
@@ -48,7 +49,7 @@ public class RdmaSrqSubsystemIT {
     public static WebArchive app() {
         return ShrinkWrap.create(WebArchive.class, APP + ".war")
                 .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: io.rdma.srq meta-inf\n"))
-                .addClasses(SubsystemEchoMdb.class, EchoCallServlet.class);
+                .addClasses(SubsystemEchoMdb.class, Echo.class, EchoCallServlet.class);
     }
 
     @Test
@@ -86,6 +87,17 @@ public class RdmaSrqSubsystemIT {
             assertTrue(metrics.lines().anyMatch(l -> l.matches("# TYPE wildfly_rdma_srq_outstanding_receives\\S* gauge")),
                     "outstanding-receives typed as a gauge:\n" + grep(metrics, "# TYPE wildfly_rdma_srq_outstanding"));
 
+            // the layer's connection definition: its figures, and flush
+            ModelNode definition = address("subsystem", "rdma-srq", "connection-definition", "SrqConnectionFactory");
+            ModelNode d = ok(op(definition, "read-resource", "include-runtime", true));
+            assertEquals("java:/eis/SrqConnectionFactory", d.get("jndi-name").asString(), d.toString());
+            assertEquals("soft", d.get("provider").asString(), d.toString());
+            assertTrue(d.get("open-connections").asLong() >= 1, "the call's pooled connection stays open: " + d);
+            ok(op(definition, "flush"));
+            assertEquals(0, figure(definition, "open-connections"), "flushed: no pooled connection left");
+            assertEquals("ok", call(5_000), "the pool opens a new connection after the flush");
+            assertEquals(2, figure(activation, "delivered"), "two calls delivered");
+
             // pause: a call waits in the CQ and times out; resume: the next call is answered
             ok(op(activation, "pause"));
             assertEquals(1, figure(activation, "paused"));
@@ -93,7 +105,7 @@ public class RdmaSrqSubsystemIT {
             ok(op(activation, "resume"));
             assertEquals(0, figure(activation, "paused"));
             assertEquals("ok", call(5_000));
-            assertEquals(3, figure(activation, "delivered"), "the paused call was delivered after resume, then the next");
+            assertEquals(4, figure(activation, "delivered"), "the paused call was delivered after resume, then the next");
 
             // reset-statistics: counters from 0
             ok(op(activation, "reset-statistics"));

@@ -2,7 +2,6 @@ package io.rdma.srq.it.galleon;
 
 import io.rdma.srq.api.ReceiveCompletion;
 import io.rdma.srq.api.SrqReceiveListener;
-import io.rdma.srq.api.VerbsException;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.TransactionAttribute;
@@ -30,10 +29,6 @@ public class SubsystemEchoMdb implements SrqReceiveListener {
 
     @Override
     public void onReceive(ReceiveCompletion completion) {
-        try {
-            completion.reply(completion.payload());
-        } catch (VerbsException e) {
-            throw new IllegalStateException("echo of " + completion.length() + " bytes", e);
-        }
+        Echo.reply(completion);
     }
 }
