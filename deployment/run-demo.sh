@@ -563,9 +563,8 @@ say "jboss-cli: /subsystem=rdma-srq/connection-definition=SrqConnectionFactory:r
 cli 60 --command="/subsystem=rdma-srq/connection-definition=SrqConnectionFactory:read-resource(include-runtime=true)" 2>/dev/null \
     | sed 's/^/    /' || say "(the jboss-cli read failed)"
 
-# readiness (MicroProfile Health, which configure.cli adds): WildFly's checks; the adapter's own check
-# (srq-activations) is a bean of the .rar deployment, absent on this server of the Galleon layer, where the
-# subsystem's state attributes above say whether every activation is ACTIVE
+# readiness (MicroProfile Health, which configure.cli adds): DOWN while an activation is not ACTIVE (the
+# check srq-activations, registered by the subsystem rdma-srq)
 say "GET http://127.0.0.1:9990/health/ready:"
 if command -v curl >/dev/null; then
     curl -sS -m 15 http://127.0.0.1:9990/health/ready 2>/dev/null | sed 's/^/    /' || say "(the readiness read failed)"

@@ -4,11 +4,7 @@ import io.rdma.srq.ra.management.ActivationControl;
 import io.rdma.srq.ra.management.ActivationView;
 import io.rdma.srq.ra.management.Figure;
 import io.rdma.srq.ra.management.StatisticsTable;
-import org.jboss.as.controller.AbstractRuntimeOnlyHandler;
 import org.jboss.as.controller.AttributeDefinition;
-import org.jboss.as.controller.OperationContext;
-import org.jboss.as.controller.OperationFailedException;
-import org.jboss.as.controller.PathAddress;
 import org.jboss.as.controller.PathElement;
 import org.jboss.as.controller.SimpleAttributeDefinitionBuilder;
 import org.jboss.as.controller.SimpleOperationDefinitionBuilder;
@@ -18,7 +14,6 @@ import org.jboss.as.controller.descriptions.ResourceDescriptionResolver;
 import org.jboss.as.controller.operations.validation.LongRangeValidator;
 import org.jboss.as.controller.registry.AttributeAccess;
 import org.jboss.as.controller.registry.ManagementResourceRegistration;
-import org.jboss.as.controller.registry.Resource;
 import org.jboss.dmr.ModelNode;
 import org.jboss.dmr.ModelType;
 import org.jboss.modules.ModuleClassLoader;
@@ -68,14 +63,14 @@ final class ActivationDefinition extends SimpleResourceDefinition {
                 if (f.kind() == Figure.Kind.COUNTER) {
                     b.setFlags(AttributeAccess.Flag.COUNTER_METRIC);
                 }
-                registration.registerMetric(b.build(), new Read(c -> new ModelNode((Long) ActivationFigures.of(c).getValue(f.name()))));
+                registration.registerMetric(b.build(), read(c -> new ModelNode((Long) ActivationFigures.of(c).getValue(f.name()))));
             } else {
                 registration.registerReadOnlyAttribute(new SimpleAttributeDefinitionBuilder(f.name(), ModelType.STRING, true)
-                        .setStorageRuntime().build(), new Read(c -> new ModelNode((String) ActivationFigures.of(c).getValue(f.name()))));
+                        .setStorageRuntime().build(), read(c -> new ModelNode((String) ActivationFigures.of(c).getValue(f.name()))));
             }
         }
-        registration.registerReadOnlyAttribute(ENDPOINT_CLASS, new Read(c -> new ModelNode(c.endpointClass().getName())));
-        registration.registerReadOnlyAttribute(DEPLOYMENT, new Read(c -> {
+        registration.registerReadOnlyAttribute(ENDPOINT_CLASS, read(c -> new ModelNode(c.endpointClass().getName())));
+        registration.registerReadOnlyAttribute(DEPLOYMENT, read(c -> {
             String d = deploymentOf(c.endpointClass());
             return d == null ? new ModelNode() : new ModelNode(d);
         }));
@@ -85,18 +80,18 @@ final class ActivationDefinition extends SimpleResourceDefinition {
     public void registerOperations(ManagementResourceRegistration registration) {
         super.registerOperations(registration);
         registration.registerOperationHandler(new SimpleOperationDefinitionBuilder("pause", RESOLVER).setRuntimeOnly().build(),
-                new Act((context, operation, c) -> c.pauseDelivery()));
+                act((context, operation, c) -> c.pauseDelivery()));
         registration.registerOperationHandler(new SimpleOperationDefinitionBuilder("resume", RESOLVER).setRuntimeOnly().build(),
-                new Act((context, operation, c) -> c.resumeDelivery()));
+                act((context, operation, c) -> c.resumeDelivery()));
         registration.registerOperationHandler(new SimpleOperationDefinitionBuilder("reset-statistics", RESOLVER).setRuntimeOnly().build(),
-                new Act((context, operation, c) -> ActivationFigures.of(c).clear()));
+                act((context, operation, c) -> ActivationFigures.of(c).clear()));
         registration.registerOperationHandler(new SimpleOperationDefinitionBuilder("drain", RESOLVER)
                         .setParameters(TIMEOUT)
                         .setReplyType(ModelType.OBJECT)
                         .setReplyParameters(DELIVERED, UNDELIVERED)
                         .setRuntimeOnly()
                         .build(),
-                new Act((context, operation, c) -> {
+                act((context, operation, c) -> {
                     long ms = TIMEOUT.resolveModelAttribute(context, operation).asLong();
                     ActivationControl.Drained d = c.drain(Duration.ofMillis(ms));
                     ModelNode result = context.getResult();
@@ -117,49 +112,11 @@ final class ActivationDefinition extends SimpleResourceDefinition {
         return null;
     }
 
-    /**
-     * @param context an operation on {@code activation=<name>}
-     * @return the activation the operation addresses
-     * @throws OperationFailedException when it stopped meanwhile
-     */
-    private static ActivationControl control(OperationContext context) throws OperationFailedException {
-        Resource r = context.readResource(PathAddress.EMPTY_ADDRESS, false);
-        if (r instanceof LiveResource.ActivationEntry e && ActivationFigures.view(e.control()).isPresent()) {
-            return e.control();
-        }
-        throw new OperationFailedException("activation " + context.getCurrentAddressValue() + " is not running");
+    private static RuntimeRead<ActivationControl> read(Function<ActivationControl, ModelNode> value) {
+        return RuntimeRead.attribute(ActivationControl.class, PATH.getKey(), value);
     }
 
-    /** Reads one attribute of a running activation. */
-    private static final class Read extends AbstractRuntimeOnlyHandler {
-        private final Function<ActivationControl, ModelNode> value;
-
-        Read(Function<ActivationControl, ModelNode> value) {
-            this.value = value;
-        }
-
-        @Override
-        protected void executeRuntimeStep(OperationContext context, ModelNode operation) throws OperationFailedException {
-            context.getResult().set(value.apply(control(context)));
-        }
-    }
-
-    /** An operation on a running activation. */
-    private static final class Act extends AbstractRuntimeOnlyHandler {
-        @FunctionalInterface
-        interface Step {
-            void run(OperationContext context, ModelNode operation, ActivationControl control) throws OperationFailedException;
-        }
-
-        private final Step step;
-
-        Act(Step step) {
-            this.step = step;
-        }
-
-        @Override
-        protected void executeRuntimeStep(OperationContext context, ModelNode operation) throws OperationFailedException {
-            step.run(context, operation, control(context));
-        }
+    private static RuntimeRead<ActivationControl> act(RuntimeRead.Step<ActivationControl> step) {
+        return RuntimeRead.operation(ActivationControl.class, PATH.getKey(), step);
     }
 }

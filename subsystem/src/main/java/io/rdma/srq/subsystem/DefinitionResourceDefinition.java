@@ -4,11 +4,8 @@ import io.rdma.srq.ra.management.DefinitionControl;
 import io.rdma.srq.ra.management.DefinitionView;
 import io.rdma.srq.ra.management.Figure;
 import io.rdma.srq.ra.management.StatisticsTable;
-import org.jboss.as.controller.AbstractRuntimeOnlyHandler;
 import org.jboss.as.controller.AttributeDefinition;
-import org.jboss.as.controller.OperationContext;
 import org.jboss.as.controller.OperationFailedException;
-import org.jboss.as.controller.PathAddress;
 import org.jboss.as.controller.PathElement;
 import org.jboss.as.controller.SimpleAttributeDefinitionBuilder;
 import org.jboss.as.controller.SimpleOperationDefinitionBuilder;
@@ -16,7 +13,6 @@ import org.jboss.as.controller.SimpleResourceDefinition;
 import org.jboss.as.controller.descriptions.ResourceDescriptionResolver;
 import org.jboss.as.controller.registry.AttributeAccess;
 import org.jboss.as.controller.registry.ManagementResourceRegistration;
-import org.jboss.as.controller.registry.Resource;
 import org.jboss.dmr.ModelNode;
 import org.jboss.dmr.ModelType;
 
@@ -49,49 +45,28 @@ final class DefinitionResourceDefinition extends SimpleResourceDefinition {
                 if (f.kind() == Figure.Kind.COUNTER) {
                     b.setFlags(AttributeAccess.Flag.COUNTER_METRIC);
                 }
-                registration.registerMetric(b.build(), new Read(d -> new ModelNode(f.number().applyAsLong(d.definitionView()))));
+                registration.registerMetric(b.build(), read(d -> new ModelNode(f.number().applyAsLong(d.definitionView()))));
             } else {
                 registration.registerReadOnlyAttribute(new SimpleAttributeDefinitionBuilder(f.name(), ModelType.STRING, true)
-                        .setStorageRuntime().build(), new Read(d -> new ModelNode(f.text().apply(d.definitionView()))));
+                        .setStorageRuntime().build(), read(d -> new ModelNode(f.text().apply(d.definitionView()))));
             }
         }
-        registration.registerReadOnlyAttribute(JNDI_NAME, new Read(d -> d.jndiName() == null ? new ModelNode() : new ModelNode(d.jndiName())));
+        registration.registerReadOnlyAttribute(JNDI_NAME, read(d -> d.jndiName() == null ? new ModelNode() : new ModelNode(d.jndiName())));
     }
 
     @Override
     public void registerOperations(ManagementResourceRegistration registration) {
         super.registerOperations(registration);
         registration.registerOperationHandler(new SimpleOperationDefinitionBuilder("flush", RESOLVER).setRuntimeOnly().build(),
-                new AbstractRuntimeOnlyHandler() {
-                    @Override
-                    protected void executeRuntimeStep(OperationContext context, ModelNode operation) throws OperationFailedException {
-                        if (!control(context).flushPool()) {
-                            throw new OperationFailedException("connection definition " + context.getCurrentAddressValue()
-                                    + " has no pool to flush");
-                        }
+                RuntimeRead.operation(DefinitionControl.class, "connection definition", (context, operation, d) -> {
+                    if (!d.flushPool()) {
+                        throw new OperationFailedException("connection definition " + context.getCurrentAddressValue()
+                                + " has no pool to flush");
                     }
-                });
+                }));
     }
 
-    private static DefinitionControl control(OperationContext context) throws OperationFailedException {
-        Resource r = context.readResource(PathAddress.EMPTY_ADDRESS, false);
-        if (r instanceof LiveResource.DefinitionEntry e) {
-            return e.control();
-        }
-        throw new OperationFailedException("connection definition " + context.getCurrentAddressValue() + " is not bound");
-    }
-
-    /** Reads one attribute of a bound definition. */
-    private static final class Read extends AbstractRuntimeOnlyHandler {
-        private final Function<DefinitionControl, ModelNode> value;
-
-        Read(Function<DefinitionControl, ModelNode> value) {
-            this.value = value;
-        }
-
-        @Override
-        protected void executeRuntimeStep(OperationContext context, ModelNode operation) throws OperationFailedException {
-            context.getResult().set(value.apply(control(context)));
-        }
+    private static RuntimeRead<DefinitionControl> read(Function<DefinitionControl, ModelNode> value) {
+        return RuntimeRead.attribute(DefinitionControl.class, "connection definition", value);
     }
 }

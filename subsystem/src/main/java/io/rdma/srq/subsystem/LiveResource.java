@@ -68,11 +68,11 @@ final class LiveResource implements Resource {
             }
 
             @Override
-            public Map<String, ActivationEntry> now() {
-                Map<String, ActivationEntry> byName = new LinkedHashMap<>();
+            public Map<String, LiveEntry<ActivationControl>> now() {
+                Map<String, LiveEntry<ActivationControl>> byName = new LinkedHashMap<>();
                 for (ActivationView v : ActivationDirectory.all()) {
                     if (v.control() != null && scope.contains(v.control())) {
-                        byName.putIfAbsent(v.statistics().srqName(), new ActivationEntry(v.statistics().srqName(), v.control()));
+                        byName.putIfAbsent(v.statistics().srqName(), new LiveEntry<>(type(), v.statistics().srqName(), v.control()));
                     }
                 }
                 return byName;
@@ -89,12 +89,12 @@ final class LiveResource implements Resource {
             }
 
             @Override
-            public Map<String, DefinitionEntry> now() {
-                Map<String, DefinitionEntry> byName = new LinkedHashMap<>();
+            public Map<String, LiveEntry<DefinitionControl>> now() {
+                Map<String, LiveEntry<DefinitionControl>> byName = new LinkedHashMap<>();
                 for (DefinitionControl d : DefinitionDirectory.all()) {
                     String pool = d.poolName();
                     if (pool != null) {
-                        byName.putIfAbsent(pool, new DefinitionEntry(pool, d));
+                        byName.putIfAbsent(pool, new LiveEntry<>(type(), pool, d));
                     }
                 }
                 return byName;
@@ -238,24 +238,29 @@ final class LiveResource implements Resource {
         return new LiveResource(model.shallowCopy(), live);
     }
 
-    /** One running activation: a runtime resource with no model of its own; its attributes are read live. */
-    static final class ActivationEntry extends PlaceholderResource.PlaceholderResourceEntry {
-        private final ActivationControl control;
+    /**
+     * One live child — a running activation, a bound definition: a runtime resource with no model of its
+     * own whose attributes are read live from what it shows. Immutable: an operation that reads it gets
+     * this very object (clone and shallow copy are itself), and so what it addresses.
+     *
+     * @param <C> what it shows ({@link ActivationControl}, {@link DefinitionControl})
+     */
+    static final class LiveEntry<C> extends PlaceholderResource.PlaceholderResourceEntry {
+        private final C control;
 
-        ActivationEntry(String name, ActivationControl control) {
-            super(ActivationDefinition.PATH.getKey(), name);
+        LiveEntry(String type, String name, C control) {
+            super(type, name);
             this.control = control;
         }
 
-        /** @return the activation */
-        ActivationControl control() {
+        /** @return what it shows */
+        C control() {
             return control;
         }
 
-        /** Immutable: operations that read this resource get it, and so the activation it addresses. */
         @Override
         @SuppressWarnings("MethodDoesntCallSuperMethod")
-        public ActivationEntry clone() {
+        public LiveEntry<C> clone() {
             return this;
         }
 
@@ -266,43 +271,7 @@ final class LiveResource implements Resource {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof ActivationEntry e && e.getPathElement().equals(getPathElement()) && e.control == control;
-        }
-
-        @Override
-        public int hashCode() {
-            return getPathElement().hashCode();
-        }
-    }
-
-    /** One bound connection definition: a runtime resource with no model of its own; its attributes are read live. */
-    static final class DefinitionEntry extends PlaceholderResource.PlaceholderResourceEntry {
-        private final DefinitionControl control;
-
-        DefinitionEntry(String name, DefinitionControl control) {
-            super(DefinitionResourceDefinition.PATH.getKey(), name);
-            this.control = control;
-        }
-
-        /** @return the definition */
-        DefinitionControl control() {
-            return control;
-        }
-
-        @Override
-        @SuppressWarnings("MethodDoesntCallSuperMethod")
-        public DefinitionEntry clone() {
-            return this;
-        }
-
-        @Override
-        public Resource shallowCopy() {
-            return this;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof DefinitionEntry e && e.getPathElement().equals(getPathElement()) && e.control == control;
+            return o instanceof LiveEntry<?> e && e.getPathElement().equals(getPathElement()) && e.control == control;
         }
 
         @Override

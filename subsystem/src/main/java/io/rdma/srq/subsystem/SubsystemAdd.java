@@ -18,8 +18,9 @@ import java.util.Map;
 /**
  * Adds {@code /subsystem=rdma-srq}: a resource whose {@code activation} and {@code connection-definition}
  * children are read live from the adapter ({@link LiveResource}); at boot it hands the knobs' values to the adapter
- * ({@link SystemProperties#configure}) before anything reads them and installs
- * {@link DeploymentActivationsProcessor}. Added to a running server it takes effect after a reload.
+ * ({@link SystemProperties#configure}) before anything reads them, installs
+ * {@link DeploymentActivationsProcessor} and, where the server has MicroProfile Health, the adapter's
+ * readiness check ({@link ReadinessRegistration}). Added to a running server it takes effect after a reload.
  */
 final class SubsystemAdd extends AbstractAddStepHandler {
     /** Where in Phase.INSTALL the deployment view is registered: after the EE components are described. */
@@ -47,6 +48,9 @@ final class SubsystemAdd extends AbstractAddStepHandler {
         for (Map.Entry<SimpleAttributeDefinition, SystemProperties.Knob> a : KnobAttributes.ALL.entrySet()) {
             ModelNode value = a.getKey().resolveModelAttribute(context, model);
             SystemProperties.configure(a.getValue(), value.isDefined() ? value.asLong() : null);
+        }
+        if (context.getCapabilityServiceSupport().hasCapability(ReadinessRegistration.REPORTER)) {
+            ReadinessRegistration.install(context); // loaded only here: it links against the MicroProfile Health API
         }
         context.addStep(new AbstractDeploymentChainStep() {
             @Override

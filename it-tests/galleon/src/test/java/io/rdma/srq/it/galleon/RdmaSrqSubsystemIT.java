@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * as {@code /subsystem=rdma-srq/activation=<srqName>} and under its deployment, and in {@code /metrics}
  * with its counters typed as counters, without a reload; the operations pause, resume, drain and
  * reset-statistics change delivery as documented (docs/operating.md); the layer's connection definition shows
- * as {@code connection-definition=SrqConnectionFactory} and its flush empties the pool; a bad attribute value is refused by
+ * as {@code connection-definition=SrqConnectionFactory} and its flush empties the pool; {@code /health/ready}
+ * carries the adapter's readiness check; a bad attribute value is refused by
  * the management layer naming the attribute and its range; undeploy removes the resource.
  */
 @ExtendWith(ArquillianExtension.class)
@@ -86,6 +87,11 @@ public class RdmaSrqSubsystemIT {
                     "delivered typed as a counter:\n" + grep(metrics, "# TYPE wildfly_rdma_srq_delivered"));
             assertTrue(metrics.lines().anyMatch(l -> l.matches("# TYPE wildfly_rdma_srq_outstanding_receives\\S* gauge")),
                     "outstanding-receives typed as a gauge:\n" + grep(metrics, "# TYPE wildfly_rdma_srq_outstanding"));
+
+            // readiness: the adapter's check, registered by the subsystem (no deployment of the adapter here)
+            String ready = get(URI.create("http://" + management.getMgmtAddress() + ":" + management.getMgmtPort() + "/health/ready"));
+            assertTrue(ready.contains("\"srq-activations\"") && ready.contains("\"" + NAME + "\":\"ACTIVE\""),
+                    "the check srq-activations names the activation ACTIVE: " + ready);
 
             // the layer's connection definition: its figures, and flush
             ModelNode definition = address("subsystem", "rdma-srq", "connection-definition", "SrqConnectionFactory");
