@@ -10,6 +10,7 @@ package io.rdma.srq.api;
  *      └──┘                                                      └──▶ FAILED (an error that will not go away)
  *   any state ──deactivation──▶ STOPPED
  *   STANDBY ──elected──▶ STARTING/ACTIVE ──another node elected──▶ STANDBY   (clusterSingleton=true)
+ *   any state but STOPPED ──drain (management)──▶ DRAINED ──deactivation──▶ STOPPED
  * </pre>
  */
 public enum ActivationState {
@@ -31,7 +32,13 @@ public enum ActivationState {
      * policy has not elected: nothing is open and nothing delivered; it opens when this node is elected
      * (the primary left), and comes back here when another node is.
      */
-    STANDBY(5);
+    STANDBY(5),
+    /**
+     * 6: drained by management (the {@code rdma-srq} subsystem's {@code drain}): withdrawn, arrivals
+     * stopped, what was accepted delivered or counted undelivered; it accepts and delivers nothing more
+     * until the endpoint is activated again (stop-delivery and start-delivery, or a redeploy).
+     */
+    DRAINED(6);
 
     private final int code;
 
@@ -39,7 +46,7 @@ public enum ActivationState {
         this.code = code;
     }
 
-    /** {@return the number the statistics show for this state: 0 STARTING … 4 FAILED, 5 STANDBY} */
+    /** {@return the number the statistics show for this state: 0 STARTING … 4 FAILED, 5 STANDBY, 6 DRAINED} */
     public int code() {
         return code;
     }

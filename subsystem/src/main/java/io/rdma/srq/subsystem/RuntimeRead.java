@@ -66,7 +66,11 @@ final class RuntimeRead<C> extends AbstractRuntimeOnlyHandler {
     protected void executeRuntimeStep(OperationContext context, ModelNode operation) throws OperationFailedException {
         Resource r = context.readResource(PathAddress.EMPTY_ADDRESS, false);
         if (r instanceof LiveResource.LiveEntry<?> e && type.isInstance(e.control())) {
-            step.run(context, operation, type.cast(e.control()));
+            try {
+                step.run(context, operation, type.cast(e.control()));
+            } catch (IllegalStateException | IllegalArgumentException refused) {
+                throw new OperationFailedException(refused.getMessage()); // e.g. resume on a drained activation
+            }
             return;
         }
         throw new OperationFailedException(what + " " + context.getCurrentAddressValue() + " is not there any more");

@@ -14,17 +14,23 @@ public interface ActivationControl {
     /**
      * Pauses delivery until {@link #resumeDelivery()}: completions wait in the CQ, the SRQ empties and
      * senders see RNR backpressure — nothing is lost. Survives a recovery's new run. Idempotent.
+     *
+     * @throws IllegalStateException once drained (or quiesced by a server suspend)
      */
     void pauseDelivery();
 
-    /** Ends a pause, after consecutive failures or by {@link #pauseDelivery()}; nothing when not paused. */
+    /**
+     * Ends a pause, after consecutive failures or by {@link #pauseDelivery()}; nothing when not paused.
+     *
+     * @throws IllegalStateException once drained (or quiesced by a server suspend)
+     */
     void resumeDelivery();
 
     /**
      * Drains the activation for good: withdraws it (callers by name move on), stops arrivals (every
      * connection's QP to ERROR, so nothing more is acknowledged to a sender), delivers what the CQ
-     * holds within {@code timeout} — paused or not — and counts the rest undelivered. Afterwards it
-     * accepts and delivers nothing until the endpoint is activated again (WildFly: the MDB's
+     * holds within {@code timeout} — paused or not — and counts the rest undelivered. Afterwards it is
+     * {@code DRAINED} (not ready) and accepts and delivers nothing until the endpoint is activated again (WildFly: the MDB's
      * {@code stop-delivery} and {@code start-delivery}, or a redeploy). Blocks for up to about the
      * timeout; idempotent (a second drain delivers nothing).
      *

@@ -33,8 +33,8 @@ public final class StatisticsTable {
             gauge("active", "1 while an activation with this srqName runs, else 0", a -> 1),
             gauge("healthy", "1 while the activation is ACTIVE and a port of its device is ACTIVE, else 0", a -> flag(a.device().healthy())),
             gauge("state", "the activation's state: 0 STARTING (device or address not there yet), 1 ACTIVE, 2 RECOVERING"
-                    + " (device lost, reopening with backoff), 3 STOPPED, 4 FAILED (redeploy), 5 STANDBY (a cluster singleton not elected here)", a -> a.lifecycle().state().code()),
-            text("state-name", "the activation's state by name (STARTING, ACTIVE, RECOVERING, STOPPED, FAILED, STANDBY)",
+                    + " (device lost, reopening with backoff), 3 STOPPED, 4 FAILED (redeploy), 5 STANDBY (a cluster singleton not elected here), 6 DRAINED (by management's drain)", a -> a.lifecycle().state().code()),
+            text("state-name", "the activation's state by name (STARTING, ACTIVE, RECOVERING, STOPPED, FAILED, STANDBY, DRAINED)",
                     a -> a.lifecycle().state().name()),
             counter("recoveries", "times the activation came back ACTIVE after losing its device (DEVICE_FATAL, PORT_ERR,"
                     + " DEVICE_REMOVAL) or a loop", a -> a.lifecycle().recoveries()),

@@ -1,5 +1,6 @@
 package io.rdma.srq.ra.inbound;
 
+import io.rdma.srq.api.ActivationState;
 import io.rdma.srq.ra.inbound.lifecycle.SrqActivation;
 import io.rdma.srq.ra.management.ActivationControl;
 import io.rdma.srq.ra.testing.SoftActivationTest;
@@ -17,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * What the rdma-srq subsystem's operations do to an activation ({@link ActivationControl}): a pause holds
  * delivery — the messages wait in the CQ, acknowledged, none lost — until resumed; a drain delivers what
- * was accepted within its timeout even while paused, reports it, and leaves the activation accepting and
- * delivering nothing more.
+ * was accepted within its timeout even while paused, reports it, and leaves the activation DRAINED:
+ * accepting and delivering nothing more, refusing pause and resume.
  */
 class ManagementControlTest extends SoftActivationTest {
     private SoftSender sender;
@@ -60,7 +61,12 @@ class ManagementControlTest extends SoftActivationTest {
         assertEquals(new ActivationControl.Drained(10, 0), d, "the 10 accepted delivered, none left");
         assertEquals(10, a.statistics().delivered());
         assertTrue(a.quiesced(), "drained for good");
+        assertEquals(ActivationState.DRAINED, a.state(), "shown as drained, not ready");
+        IllegalStateException e = assertThrows(IllegalStateException.class, a::resumeDelivery);
+        assertTrue(e.getMessage().contains("DRAINED") && e.getMessage().contains("start-delivery"), e.getMessage());
+        assertThrows(IllegalStateException.class, a::pauseDelivery);
         assertEquals(new ActivationControl.Drained(0, 0), a.drain(Duration.ofSeconds(1)), "a second drain has nothing to do");
+        assertEquals(ActivationState.DRAINED, a.state());
     }
 
     @Test

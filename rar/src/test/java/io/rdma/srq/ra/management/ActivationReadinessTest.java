@@ -25,7 +25,7 @@ class ActivationReadinessTest {
         assertTrue(ActivationReadiness.of(List.of(view("a", ActivationState.ACTIVE), view("b", ActivationState.ACTIVE)))
                 .ready());
         for (ActivationState notActive : List.of(ActivationState.STARTING, ActivationState.RECOVERING,
-                ActivationState.FAILED)) {
+                ActivationState.FAILED, ActivationState.DRAINED)) {
             ActivationReadiness r = ActivationReadiness.of(List.of(view("a", ActivationState.ACTIVE),
                     view("b", notActive)));
             assertFalse(r.ready(), notActive + " makes readiness DOWN");

@@ -124,6 +124,12 @@ public class RdmaSrqSubsystemIT {
             assertEquals(1, drained.get("delivered").asLong(), drained.toString());
             assertEquals(0, drained.get("undelivered").asLong(), drained.toString());
             assertTrue(call(2_000).startsWith("failed"), "a drained activation accepts no call");
+            assertEquals("DRAINED", ok(op(activation, "read-attribute", "name", "state-name")).asString());
+            ModelNode resumed = management.getControllerClient().execute(op(activation, "resume"));
+            assertEquals("failed", resumed.get("outcome").asString(), "nothing to resume once drained: " + resumed);
+            assertTrue(resumed.get("failure-description").asString().contains("DRAINED"), resumed.toString());
+            String notReady = get(URI.create("http://" + management.getMgmtAddress() + ":" + management.getMgmtPort() + "/health/ready"), 503);
+            assertTrue(notReady.contains("\"" + NAME + "\":\"DRAINED\""), "readiness DOWN naming it DRAINED: " + notReady);
         } finally {
             deployer.undeploy(APP);
         }
@@ -161,9 +167,13 @@ public class RdmaSrqSubsystemIT {
     }
 
     private static String get(URI uri) throws Exception {
+        return get(uri, 200);
+    }
+
+    private static String get(URI uri, int status) throws Exception {
         try (HttpClient http = HttpClient.newHttpClient()) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, r.statusCode(), uri + ": " + r.body());
+            assertEquals(status, r.statusCode(), uri + ": " + r.body());
             return r.body();
         }
     }

@@ -655,12 +655,32 @@ public final class SrqActivation implements ActivationControl {
         quiesce(timeout);
         ActivationStatistics after = statistics();
         Drained d = new Drained(after.delivered() - before.delivered(), after.undelivered() - before.undelivered());
-        RaLogger.LOG.drainedByManagement(name, timeout.toMillis(), d.delivered(), d.undelivered());
+        ActivationState from;
+        synchronized (lock) {
+            from = state;
+            if (from != ActivationState.STOPPED) {
+                state = ActivationState.DRAINED; // what readiness and the statistics show from now on
+            }
+        }
+        if (from != ActivationState.STOPPED && from != ActivationState.DRAINED) {
+            RaLogger.LOG.drainedByManagement(name, timeout.toMillis(), d.delivered(), d.undelivered());
+            fire(from, ActivationState.DRAINED, null, "drained by management");
+        }
         return d;
+    }
+
+    /** @throws IllegalStateException once the activation accepts and delivers nothing more */
+    private void requireNotQuiesced(String what) {
+        if (quiesced) {
+            throw new IllegalStateException("activation " + name + " is " + state() + ": it accepts and delivers nothing more"
+                    + " (drained, or quiesced by a server suspend), so there is no delivery to " + what
+                    + "; activate the endpoint again (stop-delivery and start-delivery, or a redeploy)");
+        }
     }
 
     @Override
     public void pauseDelivery() {
+        requireNotQuiesced("pause");
         held = true;
         ActivationRun r = current();
         if (r != null) {
@@ -732,9 +752,12 @@ public final class SrqActivation implements ActivationControl {
      * Ends a pause — after maxSequentialDeliveryFailures consecutive failures, or by
      * {@link #pauseDelivery()}; nothing when delivery is not paused or no run is open. In WildFly the
      * {@code rdma-srq} subsystem's {@code resume} operation calls it.
+     *
+     * @throws IllegalStateException once drained or quiesced (there is no delivery to resume)
      */
     @Override
     public void resumeDelivery() {
+        requireNotQuiesced("resume");
         held = false;
         ActivationRun r = current();
         if (r != null) {
